@@ -1,0 +1,250 @@
+"""Pydantic models of the artifacts every stage reads and writes (DESIGN section 1).
+
+Key names here are a public contract: MCP clients and other programs read these files.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from research.outcomes import Outcome
+
+STAGES: tuple[str, ...] = ("retrieve", "filter", "deepread", "crosscheck", "decide")
+
+
+class Artifact(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# --- round 0: plan ------------------------------------------------------------------------
+
+
+class Dimension(Artifact):
+    name: str
+    weight: float = Field(gt=0)
+
+
+class SubQuery(Artifact):
+    id: str
+    text: str
+    option: str | None = None
+    dimension: str | None = None
+    kind: Literal["option_dimension", "comparison", "option", "broad"] = "option_dimension"
+
+
+class Limits(Artifact):
+    max_candidates: int = 25
+    max_kept: int = 12
+    min_kept: int = 3
+    max_pages: int = 8
+    max_page_chars: int = 12_000
+
+
+class Plan(Artifact):
+    question: str
+    language: Literal["en", "zh"] = "en"
+    options: list[str]
+    options_source: Literal["given", "question"] = "given"
+    dimensions: list[Dimension]
+    preset: str | None = None
+    sources: list[str]
+    queries: list[SubQuery]
+    limits: Limits = Field(default_factory=Limits)
+    broadened: bool = False
+
+
+# --- round 1: candidates ------------------------------------------------------------------
+
+
+class ProviderCall(Artifact):
+    provider: str
+    query: str
+    outcome: Outcome
+    hits: int = 0
+    detail: str = ""
+    elapsed_ms: int = 0
+
+
+class Candidate(Artifact):
+    id: str
+    url: str
+    title: str
+    snippet: str = ""
+    provider: str
+    query: str
+    rank: int
+    published: str | None = None
+    option: str | None = None
+    dimension: str | None = None
+    # Set by the local corpus: deep-read reads this file instead of fetching the URL.
+    local_path: str | None = None
+
+
+class Candidates(Artifact):
+    candidates: list[Candidate]
+    provider_calls: list[ProviderCall] = Field(default_factory=list)
+    duplicates_merged: int = 0
+    replans: int = 0
+
+
+# --- round 2: filter ----------------------------------------------------------------------
+
+
+class KeptCandidate(Candidate):
+    score: float
+    reasons: list[str]
+
+
+class DroppedCandidate(Artifact):
+    id: str
+    url: str
+    title: str
+    reason: str
+    score: float | None = None
+
+
+class Filtered(Artifact):
+    kept: list[KeptCandidate]
+    dropped: list[DroppedCandidate]
+
+
+# --- round 3: deep-read -------------------------------------------------------------------
+
+
+class KeyPoint(Artifact):
+    text: str
+    quote: str
+    offset: int
+    option: str | None = None
+    dimension: str | None = None
+
+
+class SourceNotes(Artifact):
+    source_id: str
+    url: str
+    final_url: str | None = None
+    title: str = ""
+    published: str | None = None
+    site: str = ""
+    status: Outcome
+    detail: str = ""
+    chars: int = 0
+    truncated: bool = False
+    page: str | None = None  # artifact name of the stored text, e.g. round_3_pages/<id>.md
+    key_points: list[KeyPoint] = Field(default_factory=list)
+
+
+class Notes(Artifact):
+    sources: list[SourceNotes]
+
+    def ok_sources(self) -> list[SourceNotes]:
+        return [s for s in self.sources if s.status is Outcome.OK]
+
+
+# --- round 4: cross-validate --------------------------------------------------------------
+
+
+class Claim(Artifact):
+    id: str
+    option: str
+    dimension: str | None = None
+    # A typed fact names its attribute (licence, version, release_date, last_commit,
+    # maintenance, or a measured quantity); a stance has attribute "stance".
+    attribute: str
+    kind: Literal["fact", "stance"]
+    value: str
+    polarity: int = 0  # +1 positive, -1 negative, 0 neutral (facts)
+    source_id: str
+    quote: str
+    offset: int = 0
+
+
+class ContradictionSide(Artifact):
+    claim_id: str
+    source_id: str
+    quote: str
+
+
+class Contradiction(Artifact):
+    id: str
+    option: str
+    attribute: str
+    dimension: str | None = None
+    a: ContradictionSide
+    b: ContradictionSide
+    note: str
+
+
+class Consensus(Artifact):
+    id: str
+    option: str
+    attribute: str
+    dimension: str | None = None
+    value: str
+    claim_ids: list[str]
+    source_ids: list[str]
+    sites: list[str]
+
+
+class Gap(Artifact):
+    option: str
+    dimension: str
+    note: str
+
+
+class Crosscheck(Artifact):
+    claims: list[Claim]
+    consensus: list[Consensus]
+    contradictions: list[Contradiction]
+    gaps: list[Gap]
+
+
+# --- round 5: decide ----------------------------------------------------------------------
+
+
+class ScoreCell(Artifact):
+    option: str
+    dimension: str
+    base: float | None = None
+    strength: float | None = None
+    consistency: float | None = None
+    timeliness: float | None = None
+    score: float | None = None
+    claim_ids: list[str] = Field(default_factory=list)
+    missing: bool = False
+
+
+class Assessment(Artifact):
+    coverage: float
+    consistency: float
+    timeliness: float
+    verifiability: float
+    confidence: float
+    method: str
+
+
+class RankedOption(Artifact):
+    option: str
+    total: float | None
+    rank: int
+    cells_with_evidence: int
+
+
+class Recommendation(Artifact):
+    option: str | None
+    reasons: list[str]
+    low_confidence: bool
+
+
+class Decision(Artifact):
+    mode: Literal["deterministic", "llm"] = "deterministic"
+    matrix: list[ScoreCell]
+    totals: dict[str, float | None]
+    ranking: list[RankedOption]
+    recommendation: Recommendation
+    assessment: Assessment
+    threshold: int
+    missing_information: list[str]
+    unreachable: list[str] = Field(default_factory=list)
