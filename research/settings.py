@@ -83,6 +83,7 @@ LOGIN_URL = "/admin/login/"
 # --- Verdict -----------------------------------------------------------------------------
 
 RUNS_DIR = Path(env_str("RUNS_DIR", str(BASE_DIR / "runs"))).resolve()
+DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
 
 # Pipeline limits (DESIGN section 1).
 MAX_CANDIDATES = env_int("MAX_CANDIDATES", 25, minimum=1)

@@ -1,0 +1,115 @@
+"""Stage 3: fetch the best kept pages in parallel, store their main text, note key points."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from research.artifacts import KeptCandidate, Filtered, Notes, Plan, SourceNotes
+from research.outcomes import Outcome
+from research.providers.base import Fetcher, FetchResult
+from research.providers.extract import extract_page
+from research.stages.context import StageContext
+from research.stages.keypoints import key_points
+from research.stages.text import contains_term
+from research.stages.urls import site_of
+
+_LOCAL_TYPES = {".html": "text/html", ".htm": "text/html", ".md": "text/markdown",
+                ".txt": "text/plain", ".pdf": "application/pdf"}
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+@dataclass
+class DeepRead:
+    notes: Notes
+    pages: dict[str, str]  # source_id -> stored text (the .md file's full content)
+
+
+def deep_read(
+    plan: Plan, filtered: Filtered, fetcher: Fetcher, ctx: StageContext, workers: int = 8
+) -> DeepRead:
+    chosen = filtered.kept[: plan.limits.max_pages]
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
+        results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
+    pages = {notes.source_id: page for notes, page in results if page is not None}
+    for notes, _ in results:
+        ctx.record("page_read", source_id=notes.source_id, url=notes.url,
+                   outcome=notes.status.value, detail=notes.detail,
+                   key_points=len(notes.key_points), chars=notes.chars)
+    return DeepRead(notes=Notes(sources=[n for n, _ in results]), pages=pages)
+
+
+def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[SourceNotes, str | None]:
+    result = _load_local(cand) if cand.local_path else fetcher.fetch(cand.url)
+    base = SourceNotes(source_id=cand.id, url=cand.url, final_url=result.final_url,
+                       title=cand.title, published=cand.published, site=site_of(cand.url),
+                       status=result.outcome, detail=result.detail)
+    if result.outcome is not Outcome.OK:
+        return base, None
+    page = extract_page(result.body, result.content_type, result.final_url or cand.url,
+                        plan.limits.max_page_chars)
+    if not page.text.strip():
+        base.status, base.detail = Outcome.NO_HIT, "the page has no readable main text"
+        return base, None
+    return _noted(plan, cand, base, page)
+
+
+def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[SourceNotes, str]:
+    title = page.title or cand.title
+    published = page.published or cand.published
+    header = _header(cand, title, published, page.site or base.site)
+    stored = header + page.text
+    page_option = _page_option(title, plan.options)
+    points = key_points(page.text, plan.options, [d.name for d in plan.dimensions],
+                        page_option=page_option, base_offset=len(header))
+    notes = base.model_copy(update={
+        "title": title, "published": published, "site": page.site or base.site,
+        "chars": len(page.text), "truncated": page.truncated,
+        "page": f"round_3_pages/{cand.id}.md", "key_points": points,
+        "detail": base.detail or ("truncated to the character cap" if page.truncated else ""),
+    })
+    return notes, stored
+
+
+def _header(cand: KeptCandidate, title: str, published: str | None, site: str) -> str:
+    lines = ["---", f"source_id: {cand.id}", f"url: {cand.url}", f"title: {_one_line(title)}",
+             f"published: {published or 'unknown'}", f"site: {site}", "---", "", ""]
+    return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _page_option(title: str, options: list[str]) -> str | None:
+    named = [o for o in options if contains_term(title, o)]
+    return named[0] if len(named) == 1 else None
+
+
+def _load_local(cand: KeptCandidate) -> FetchResult:
+    path = Path(cand.local_path or "")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return FetchResult(url=cand.url, outcome=Outcome.UNAVAILABLE, detail=f"unreadable: {exc}")
+    ctype = _LOCAL_TYPES.get(path.suffix.lower(), "text/plain")
+    if ctype in ("text/markdown", "text/plain"):
+        data = _FRONT_MATTER.sub("", data.decode("utf-8", "replace"), count=1).encode("utf-8")
+    return FetchResult(url=cand.url, outcome=Outcome.OK, final_url=cand.url,
+                       content_type=ctype, body=data)
+
+
+def notes_markdown(notes: Notes) -> str:
+    """A human-readable twin of round_3_notes.json."""
+    lines = ["# Deep-read notes", ""]
+    for src in notes.sources:
+        lines += [f"## {src.title or src.url}", "", f"- source: `{src.source_id}` <{src.url}>",
+                  f"- outcome: **{src.status.value}**" + (f" ({src.detail})" if src.detail else ""),
+                  f"- published: {src.published or 'unknown'}; site: {src.site}", ""]
+        for kp in src.key_points:
+            tag = " / ".join(x for x in (kp.option, kp.dimension) if x)
+            lines.append(f"- [{tag}] \"{kp.quote}\" (offset {kp.offset})")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""Stage 2: judge candidates on relevance, domain weight and age; drop near-duplicates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from difflib import SequenceMatcher
+
+from research.artifacts import Candidate, Candidates, DroppedCandidate, Filtered, KeptCandidate, Plan
+from research.stages.context import StageContext
+from research.stages.lexicon import keywords_for
+from research.stages.sourcekind import classify
+from research.stages.text import contains_term, terms
+from research.stages.urls import canonical_url
+
+STALE_YEARS = 5  # older than this loses its freshness points
+OUTDATED_YEARS = 10  # older than this is dropped
+NEAR_DUPLICATE = 0.9
+
+
+@dataclass
+class Judgement:
+    candidate: Candidate
+    score: float
+    reasons: list[str]
+    drop: str | None = None
+
+
+def filter_candidates(
+    plan: Plan, candidates: Candidates, ctx: StageContext, today: date | None = None
+) -> Filtered:
+    today = today or date.today()
+    judged = sorted(
+        (judge(plan, c, today) for c in candidates.candidates),
+        key=lambda j: (-j.score, j.candidate.rank, j.candidate.id),
+    )
+    _mark_duplicates(judged, plan.options)
+    kept: list[KeptCandidate] = []
+    dropped: list[DroppedCandidate] = []
+    for j in judged:
+        if j.drop is None and len(kept) >= plan.limits.max_kept:
+            j.drop = f"below the cut: {plan.limits.max_kept} better-scored sources were kept"
+        if j.drop is None:
+            kept.append(KeptCandidate(**j.candidate.model_dump(), score=j.score,
+                                      reasons=j.reasons))
+            continue
+        dropped.append(DroppedCandidate(id=j.candidate.id, url=j.candidate.url,
+                                        title=j.candidate.title, reason=j.drop, score=j.score))
+        ctx.record("candidate_dropped", id=j.candidate.id, url=j.candidate.url,
+                   reason=j.drop, score=j.score)
+    for k in kept:
+        ctx.record("candidate_kept", id=k.id, url=k.url, score=k.score, reasons=k.reasons)
+    return Filtered(kept=kept, dropped=dropped)
+
+
+def judge(plan: Plan, candidate: Candidate, today: date) -> Judgement:
+    text = f"{candidate.title}\n{candidate.snippet}"
+    reasons: list[str] = []
+    score = 0.0
+    mentioned = [o for o in plan.options if contains_term(text, o)]
+    if mentioned:
+        score += 30
+        reasons.append(f"mentions {', '.join(mentioned)} (+30)")
+    dims = [d.name for d in plan.dimensions if any(contains_term(text, k)
+                                                    for k in keywords_for(d.name))]
+    if dims:
+        score += 15
+        reasons.append(f"speaks to {', '.join(dims)} (+15)")
+    overlap = _overlap(plan, text)
+    score += round(15 * overlap, 1)
+    reasons.append(f"shares {overlap:.0%} of the question's terms (+{15 * overlap:.1f})")
+    kind = classify(candidate.url, candidate.title, plan.options)
+    domain_points = {"primary": 25, "comparison": 15, "community": 5}[kind.kind]
+    score += domain_points
+    reasons.append(f"{kind.kind} source: {kind.why} (+{domain_points})")
+    fresh, age_reason, outdated = _freshness(candidate.published, today)
+    score += fresh
+    reasons.append(age_reason)
+    drop = None
+    if not mentioned and overlap < 0.2:
+        drop = "off topic: mentions none of the options and few of the question's terms"
+    elif outdated:
+        drop = age_reason
+    return Judgement(candidate, round(score, 1), reasons, drop)
+
+
+def _overlap(plan: Plan, text: str) -> float:
+    wanted = set(terms(plan.question)) | {t for o in plan.options for t in terms(o)}
+    if not wanted:
+        return 0.0
+    return len(wanted & set(terms(text))) / len(wanted)
+
+
+def _freshness(published: str | None, today: date) -> tuple[float, str, bool]:
+    if not published:
+        return 5.0, "publication date unknown (+5)", False
+    try:
+        when = date.fromisoformat(published[:10])
+    except ValueError:
+        return 5.0, f"unreadable publication date {published!r} (+5)", False
+    years = (today - when).days / 365.25
+    if years > OUTDATED_YEARS:
+        return 0.0, f"outdated: published {when.isoformat()}, over {OUTDATED_YEARS} years ago", True
+    if years > STALE_YEARS:
+        return 0.0, f"stale: published {when.isoformat()} (+0)", False
+    points = 15.0 if years <= 2 else 8.0
+    return points, f"published {when.isoformat()} (+{points:.0f})", False
+
+
+def _mark_duplicates(judged: list[Judgement], options: list[str]) -> None:
+    """Drop later (lower-scored) near-copies of an earlier candidate."""
+    firsts: list[Judgement] = []
+    for j in judged:
+        if j.drop is not None:
+            continue
+        original = next((f for f in firsts if _near_duplicate(f.candidate, j.candidate, options)), None)
+        if original is None:
+            firsts.append(j)
+        else:
+            j.drop = f"near-duplicate of {original.candidate.id} ({original.candidate.url})"
+
+
+def _near_duplicate(a: Candidate, b: Candidate, options: list[str]) -> bool:
+    if canonical_url(a.url) == canonical_url(b.url):
+        return True
+    # "A vs B: licences" and "A vs C: licences" look alike but are different pages.
+    same_subjects = _mentions(a.title, options) == _mentions(b.title, options)
+    if same_subjects and _similar(a.title, b.title, 12):
+        return True
+    return _similar(a.snippet, b.snippet, 60)
+
+
+def _mentions(text: str, options: list[str]) -> set[str]:
+    return {o for o in options if contains_term(text, o)}
+
+
+def _similar(a: str, b: str, min_len: int) -> bool:
+    a, b = a.strip().lower(), b.strip().lower()
+    if len(a) < min_len or len(b) < min_len:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE

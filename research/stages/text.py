@@ -1,0 +1,55 @@
+"""Text helpers shared by the stages: language-aware tokens and sentence spans."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
+# A sentence ends at . ! ? followed by space, or at a CJK stop; newlines end blocks.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(\[*_#-])|(?<=[。！？；])|\n+")
+
+STOPWORDS = frozenset(
+    """a an and are as at be between by choose choosing decide do does for from how in is it
+    its of on or our should that the their this to vs versus we what which with your team
+    weighing weigh option options pick compare comparison better best""".split()
+)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def terms(text: str) -> list[str]:
+    """Lower-cased search terms: words for Latin text, character bigrams for CJK runs."""
+    lowered = text.lower()
+    words = [w for w in _WORD.findall(lowered) if w not in STOPWORDS and len(w) > 1]
+    for run in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", lowered):
+        words.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    return words
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield (start, end) of each sentence, trimmed of surrounding whitespace."""
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        yield from _trimmed(text, start, match.start())
+        start = match.end()
+    yield from _trimmed(text, start, len(text))
+
+
+def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    segment = text[start:end]
+    stripped = segment.strip()
+    if stripped:
+        lead = len(segment) - len(segment.lstrip())
+        yield start + lead, start + lead + len(stripped)
+
+
+def contains_term(text: str, term: str) -> bool:
+    """Case-insensitive whole-word match for Latin terms, substring match for CJK."""
+    if has_cjk(term):
+        return term in text
+    pattern = r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?![A-Za-z0-9])"
+    return re.search(pattern, text, re.IGNORECASE) is not None

@@ -1,0 +1,44 @@
+"""URL canonicalisation, so the same page reached two ways counts once."""
+
+from __future__ import annotations
+
+import hashlib
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+_TRACKING_PREFIXES = ("utm_", "mc_", "pk_")
+_TRACKING_KEYS = {"fbclid", "gclid", "ref", "ref_src", "spm", "from", "share"}
+
+
+def canonical_url(url: str) -> str:
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    port = parts.port
+    if port and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
+        host = f"{host}:{port}"
+    query = sorted(
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not k.lower().startswith(_TRACKING_PREFIXES) and k.lower() not in _TRACKING_KEYS
+    )
+    path = parts.path.rstrip("/") or ("" if scheme != "file" else "/")
+    if scheme in ("http", "https"):
+        scheme = "https"  # the same page over http and https is one source
+    return urlunsplit((scheme, host, path, urlencode(query), ""))
+
+
+def source_id(url: str) -> str:
+    return "s" + hashlib.sha1(canonical_url(url).encode("utf-8")).hexdigest()[:10]
+
+
+def site_of(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower()
+    return host.removeprefix("www.")
+
+
+def registrable_domain(url: str) -> str:
+    """A rough eTLD+1: good enough to tell independent sites apart."""
+    host = site_of(url)
+    labels = host.split(".")
+    if len(labels) >= 3 and len(labels[-2]) <= 3 and len(labels[-1]) == 2:
+        return ".".join(labels[-3:])  # example.co.uk, example.com.cn
+    return ".".join(labels[-2:]) if len(labels) >= 2 else host
