@@ -7,8 +7,16 @@ class StageRunInline(admin.TabularInline):
     model = StageRun
     extra = 0
     can_delete = False
-    readonly_fields = ["stage", "status", "attempts", "started", "finished", "counts",
-                       "outcomes", "error"]
+    readonly_fields = [
+        "stage",
+        "status",
+        "attempts",
+        "started",
+        "finished",
+        "counts",
+        "outcomes",
+        "error",
+    ]
 
 
 @admin.register(Run)

@@ -133,6 +133,7 @@ class SourceNotes(Artifact):
     chars: int = 0
     truncated: bool = False
     page: str | None = None  # artifact name of the stored text, e.g. round_3_pages/<id>.md
+    duplicate_of: str | None = None  # same text as an earlier source: read, but not counted
     key_points: list[KeyPoint] = Field(default_factory=list)
 
 
@@ -140,7 +141,8 @@ class Notes(Artifact):
     sources: list[SourceNotes]
 
     def ok_sources(self) -> list[SourceNotes]:
-        return [s for s in self.sources if s.status is Outcome.OK]
+        """Sources that were read and count as evidence (syndicated copies do not)."""
+        return [s for s in self.sources if s.status is Outcome.OK and s.duplicate_of is None]
 
 
 # --- round 4: cross-validate --------------------------------------------------------------

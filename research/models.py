@@ -20,7 +20,10 @@ class Run(models.Model):
 
     run_id = models.CharField(max_length=64, unique=True, default=new_run_id, editable=False)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="runs",
     )
     question = models.TextField()

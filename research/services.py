@@ -18,14 +18,26 @@ from research.store import RunStore
 
 
 def create_run(
-    *, question: str, options: list[str], dimensions: list[dict[str, Any]], preset: str,
-    sources: list[str], limits: dict[str, int], owner=None,
+    *,
+    question: str,
+    options: list[str],
+    dimensions: list[dict[str, Any]],
+    preset: str,
+    sources: list[str],
+    limits: dict[str, int],
+    owner=None,
 ) -> Run:
     """Make the Run row, its stage rows and its folder with a fresh manifest."""
     with transaction.atomic():
-        run = Run.objects.create(owner=owner, question=question, options=options,
-                                 dimensions=dimensions, preset=preset, sources=sources,
-                                 limits=limits)
+        run = Run.objects.create(
+            owner=owner,
+            question=question,
+            options=options,
+            dimensions=dimensions,
+            preset=preset,
+            sources=sources,
+            limits=limits,
+        )
         StageRun.objects.bulk_create(
             StageRun(run=run, stage=s, position=i) for i, s in enumerate(STAGES)
         )
@@ -34,9 +46,15 @@ def create_run(
 
 
 def run_params(run: Run) -> dict[str, Any]:
-    return {"question": run.question, "options": run.options, "dimensions": run.dimensions,
-            "preset": run.preset, "sources": run.sources, "limits": run.limits,
-            "owner": run.owner.get_username() if run.owner else None}
+    return {
+        "question": run.question,
+        "options": run.options,
+        "dimensions": run.dimensions,
+        "preset": run.preset,
+        "sources": run.sources,
+        "limits": run.limits,
+        "owner": run.owner.get_username() if run.owner else None,
+    }
 
 
 def store_for(run_id: str) -> RunStore:
@@ -49,10 +67,15 @@ def ensure_run_row(store: RunStore) -> Run:
     if run is not None:
         return run
     params = store.index()["params"]
-    run = Run.objects.create(run_id=store.run_id, question=params["question"],
-                             options=params["options"], dimensions=params["dimensions"],
-                             preset=params.get("preset") or "", sources=params["sources"],
-                             limits=params.get("limits") or {})
+    run = Run.objects.create(
+        run_id=store.run_id,
+        question=params["question"],
+        options=params["options"],
+        dimensions=params["dimensions"],
+        preset=params.get("preset") or "",
+        sources=params["sources"],
+        limits=params.get("limits") or {},
+    )
     StageRun.objects.bulk_create(
         StageRun(run=run, stage=s, position=i) for i, s in enumerate(STAGES)
     )
@@ -61,17 +84,25 @@ def ensure_run_row(store: RunStore) -> Run:
 
 def sync_stage(run_id: str, stage: str, entry: dict[str, Any], **extra: Any) -> None:
     """Copy one stage's manifest entry to its row, and the run's status to the Run row."""
-    fields = {"status": entry["status"], "attempts": entry.get("attempts", 0),
-              "started": _dt(entry.get("started")), "finished": _dt(entry.get("finished")),
-              **extra}
+    fields = {
+        "status": entry["status"],
+        "attempts": entry.get("attempts", 0),
+        "started": _dt(entry.get("started")),
+        "finished": _dt(entry.get("finished")),
+        **extra,
+    }
     StageRun.objects.filter(run__run_id=run_id, stage=stage).update(**fields)
 
 
 def mark_run(run_id: str, status: str, stage: str = "", error: str = "") -> None:
-    finished = timezone.now() if status in (Run.Status.DONE, Run.Status.FAILED,
-                                            Run.Status.STOPPED) else None
-    Run.objects.filter(run_id=run_id).update(status=status, current_stage=stage, error=error,
-                                             finished=finished, updated=timezone.now())
+    finished = (
+        timezone.now()
+        if status in (Run.Status.DONE, Run.Status.FAILED, Run.Status.STOPPED)
+        else None
+    )
+    Run.objects.filter(run_id=run_id).update(
+        status=status, current_stage=stage, error=error, finished=finished, updated=timezone.now()
+    )
 
 
 def _dt(value: str | None):

@@ -10,6 +10,8 @@ import dj_database_url
 from research.env import env_bool, env_float, env_int, env_list, env_networks, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"  # local state that is not source: test database, Redis data
+VAR_DIR.mkdir(exist_ok=True)
 
 DEBUG = env_bool("DEBUG", False)
 # Without SECRET_KEY a throwaway key is used: sessions do not survive a restart, which is
@@ -65,6 +67,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web process and the worker share one SQLite file; wait for locks instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Tests that start real Celery workers need a database file those processes can open.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
@@ -77,7 +81,7 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "static"
+STATIC_ROOT = VAR_DIR / "static"
 LOGIN_URL = "/admin/login/"
 
 # --- Verdict -----------------------------------------------------------------------------

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from datetime import date
 from typing import Any
 
 from django.conf import settings
 
-from research.artifacts import Candidates, Filtered, Limits, Notes, Plan
+from decisions.decide import decide, verify_quotes
+from decisions.report import ReportIncomplete, ReportInput, render
+from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Limits, Notes, Plan
 from research.pipeline import StageError, StageSpec, outcome_counts, register
 from research.providers.fetch import HttpFetcher
 from research.providers.search import SourceSpecError, build_provider
 from research.stages.context import StageContext
+from research.stages.crosscheck import cross_validate
 from research.stages.deepread import deep_read, notes_markdown
 from research.stages.filter import filter_candidates
 from research.stages.plan import PlanError, broaden, build_plan
@@ -23,21 +27,33 @@ CANDIDATES = "round_1_candidates.json"
 FILTERED = "round_2_filtered.json"
 NOTES = "round_3_notes.json"
 NOTES_MD = "round_3_notes.md"
+CROSSCHECK = "round_4_crosscheck.json"
+DECISION = "round_5_decision.json"
+REPORT = "report.md"
 
 
 def limits_from(params: dict[str, Any]) -> Limits:
-    defaults = Limits(max_candidates=settings.MAX_CANDIDATES, max_kept=settings.MAX_KEPT,
-                      min_kept=settings.MIN_KEPT, max_pages=settings.MAX_PAGES,
-                      max_page_chars=settings.MAX_PAGE_CHARS)
+    defaults = Limits(
+        max_candidates=settings.MAX_CANDIDATES,
+        max_kept=settings.MAX_KEPT,
+        min_kept=settings.MIN_KEPT,
+        max_pages=settings.MAX_PAGES,
+        max_page_chars=settings.MAX_PAGE_CHARS,
+    )
     return defaults.model_copy(update=params.get("limits") or {})
 
 
 def plan_from(params: dict[str, Any]) -> Plan:
     dimensions = [(d["name"], float(d["weight"])) for d in params.get("dimensions") or []]
     try:
-        return build_plan(params["question"], list(params.get("options") or []),
-                          dimensions or None, params.get("preset") or None,
-                          list(params["sources"]), limits_from(params))
+        return build_plan(
+            params["question"],
+            list(params.get("options") or []),
+            dimensions or None,
+            params.get("preset") or None,
+            list(params["sources"]),
+            limits_from(params),
+        )
     except PlanError as exc:
         raise StageError(str(exc)) from exc
 
@@ -52,13 +68,21 @@ def providers_for(plan: Plan) -> dict[str, Any]:
 def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = plan_from(store.index()["params"])
     store.write_json(PLAN, plan)
-    ctx.record("plan_made", options=plan.options, options_source=plan.options_source,
-               dimensions=[d.model_dump() for d in plan.dimensions], queries=len(plan.queries),
-               language=plan.language)
+    ctx.record(
+        "plan_made",
+        options=plan.options,
+        options_source=plan.options_source,
+        dimensions=[d.model_dump() for d in plan.dimensions],
+        queries=len(plan.queries),
+        language=plan.language,
+    )
     candidates = retrieve(plan, providers_for(plan), ctx)
     store.write_json(CANDIDATES, candidates)
-    return {"queries": len(plan.queries), "candidates": len(candidates.candidates),
-            "outcomes": outcome_counts(candidates.provider_calls)}
+    return {
+        "queries": len(plan.queries),
+        "candidates": len(candidates.candidates),
+        "outcomes": outcome_counts(candidates.provider_calls),
+    }
 
 
 def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
@@ -68,39 +92,107 @@ def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     if len(filtered.kept) < plan.limits.min_kept and not plan.broadened:
         plan, candidates, filtered = _replan(store, ctx, plan, candidates, len(filtered.kept))
     store.write_json(FILTERED, filtered)
-    return {"kept": len(filtered.kept), "dropped": len(filtered.dropped),
-            "replans": candidates.replans}
+    return {
+        "kept": len(filtered.kept),
+        "dropped": len(filtered.dropped),
+        "replans": candidates.replans,
+    }
 
 
-def _replan(store: RunStore, ctx: StageContext, plan: Plan, candidates: Candidates, kept: int
-            ) -> tuple[Plan, Candidates, Filtered]:
+def _replan(
+    store: RunStore, ctx: StageContext, plan: Plan, candidates: Candidates, kept: int
+) -> tuple[Plan, Candidates, Filtered]:
     """Too few sources survived: search once more with broader queries."""
-    reason = f"filter kept {kept} of {len(candidates.candidates)}, fewer than {plan.limits.min_kept}"
+    reason = (
+        f"filter kept {kept} of {len(candidates.candidates)}, fewer than {plan.limits.min_kept}"
+    )
     ctx.record("replan", reason=reason)
     plan = broaden(plan)
     store.write_json(PLAN, plan)
     candidates = retrieve(plan, providers_for(plan), ctx, previous=candidates)
     store.write_json(CANDIDATES, candidates)
-    store.update_index(lambda index: index["replans"].append(
-        {"stage": "retrieve", "reason": reason, "queries": [q.text for q in plan.queries]}))
+    store.update_index(
+        lambda index: index["replans"].append(
+            {"stage": "retrieve", "reason": reason, "queries": [q.text for q in plan.queries]}
+        )
+    )
     return plan, candidates, filter_candidates(plan, candidates, ctx)
 
 
 def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     filtered = store.read_model(FILTERED, Filtered)
-    result = deep_read(plan, filtered, HttpFetcher.from_settings(), ctx,
-                       workers=settings.FETCH_CONCURRENCY)
+    result = deep_read(
+        plan, filtered, HttpFetcher.from_settings(), ctx, workers=settings.FETCH_CONCURRENCY
+    )
     for source_id, text in result.pages.items():
         store.write_text(f"round_3_pages/{source_id}.md", text)
     store.write_json(NOTES, result.notes)
     store.write_text(NOTES_MD, notes_markdown(result.notes))
     ok = result.notes.ok_sources()
-    return {"read": len(result.notes.sources), "ok": len(ok),
-            "key_points": sum(len(s.key_points) for s in ok),
-            "outcomes": dict(Counter(s.status.value for s in result.notes.sources))}
+    return {
+        "read": len(result.notes.sources),
+        "ok": len(ok),
+        "key_points": sum(len(s.key_points) for s in ok),
+        "outcomes": dict(Counter(s.status.value for s in result.notes.sources)),
+    }
+
+
+def stored_pages(store: RunStore, notes: Notes) -> dict[str, str]:
+    return {s.source_id: store.read_text(s.page) for s in notes.ok_sources() if s.page}
+
+
+def run_crosscheck(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    plan = store.read_model(PLAN, Plan)
+    notes = store.read_model(NOTES, Notes)
+    check = cross_validate(plan, notes, stored_pages(store, notes), ctx)
+    store.write_json(CROSSCHECK, check)
+    return {
+        "claims": len(check.claims),
+        "consensus": len(check.consensus),
+        "contradictions": len(check.contradictions),
+        "gaps": len(check.gaps),
+    }
+
+
+def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    plan = store.read_model(PLAN, Plan)
+    notes = store.read_model(NOTES, Notes)
+    pages = stored_pages(store, notes)
+    verified = verify_quotes(store.read_model(CROSSCHECK, Crosscheck), pages, ctx)
+    decision = decide(
+        plan,
+        notes,
+        store.read_model(CANDIDATES, Candidates),
+        verified,
+        settings.CONFIDENCE_THRESHOLD,
+        ctx,
+    )
+    report_input = ReportInput(
+        run_id=store.run_id,
+        plan=plan,
+        filtered=store.read_model(FILTERED, Filtered),
+        notes=notes,
+        crosscheck=verified.crosscheck,
+        decision=decision,
+        pages=pages,
+        generated=date.today(),
+    )
+    try:
+        report = render(report_input)
+    except ReportIncomplete as exc:
+        raise StageError(f"the report failed its completeness check: {exc}") from exc
+    store.write_json(DECISION, decision)
+    store.write_text(REPORT, report)
+    return {
+        "recommendation": decision.recommendation.option or "none",
+        "confidence": decision.assessment.confidence,
+        "quotes_dropped": verified.dropped,
+    }
 
 
 register(StageSpec("retrieve", [(PLAN, Plan), (CANDIDATES, Candidates)], run_retrieve))
 register(StageSpec("filter", [(FILTERED, Filtered)], run_filter))
 register(StageSpec("deepread", [(NOTES, Notes), (NOTES_MD, None)], run_deepread))
+register(StageSpec("crosscheck", [(CROSSCHECK, Crosscheck)], run_crosscheck))
+register(StageSpec("decide", [(DECISION, Decision), (REPORT, None)], run_decide))

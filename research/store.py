@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 INDEX = "index.json"
 LOG = "log.jsonl"
 LOCK = ".lock"
+INDEX_LOCK = ".index.lock"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _ARTIFACT = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?$")
 
@@ -93,8 +94,10 @@ class RunStore:
             "run_id": self.run_id,
             "created": now_iso(),
             "params": params,
-            "stages": {s: {"status": "pending", "started": None, "finished": None,
-                           "attempts": 0} for s in stages},
+            "stages": {
+                s: {"status": "pending", "started": None, "finished": None, "attempts": 0}
+                for s in stages
+            },
             "artifacts": [],
             "provider_calls": [],
             "replans": [],
@@ -162,11 +165,17 @@ class RunStore:
         return json.loads((self.path / INDEX).read_text(encoding="utf-8"))
 
     def update_index(self, change: Any) -> dict[str, Any]:
-        """Read-modify-write the manifest. Callers hold the run lock, or own the run."""
-        index = self.index()
-        change(index)
-        atomic_write(self.path / INDEX, dumps(index))
-        return index
+        """Read-modify-write the manifest under its own short lock, so a worker, the web
+        process and the recovery scan never lose each other's updates."""
+        fd = os.open(self.path / INDEX_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            index = self.index()
+            change(index)
+            atomic_write(self.path / INDEX, dumps(index))
+            return index
+        finally:
+            os.close(fd)
 
     def log(self, event: str, **data: Any) -> None:
         """Append one decision-log line. A single write() of one line keeps lines whole."""

@@ -39,8 +39,15 @@ def advance(run_id: str, stage: str) -> str:
 
 
 def _stage_task(stage: str):
-    @shared_task(name=f"research.{stage}", bind=True, acks_late=True,
-                 autoretry_for=TRANSIENT, retry_backoff=2, retry_jitter=True, max_retries=3)
+    @shared_task(
+        name=f"research.{stage}",
+        bind=True,
+        acks_late=True,
+        autoretry_for=TRANSIENT,
+        retry_backoff=2,
+        retry_jitter=True,
+        max_retries=3,
+    )
     def task(self, run_id: str) -> str:
         try:
             return advance(run_id, stage)
@@ -56,8 +63,13 @@ deepread_task = _stage_task("deepread")
 crosscheck_task = _stage_task("crosscheck")
 decide_task = _stage_task("decide")
 
-STAGE_TASKS = {"retrieve": retrieve_task, "filter": filter_task, "deepread": deepread_task,
-               "crosscheck": crosscheck_task, "decide": decide_task}
+STAGE_TASKS = {
+    "retrieve": retrieve_task,
+    "filter": filter_task,
+    "deepread": deepread_task,
+    "crosscheck": crosscheck_task,
+    "decide": decide_task,
+}
 
 
 def start(run_id: str, stage: str = "retrieve") -> None:

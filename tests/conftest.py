@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-pytest_plugins = ["tests.testweb"]
-
 from pathlib import Path
 
 import pytest
+
+pytest_plugins = ["tests.testweb"]
 
 
 @pytest.fixture(autouse=True)

@@ -68,6 +68,9 @@ class HttpFetcher:
         self._robots_policy = _Policy(min(max_bytes, ROBOTS_MAX_BYTES), None, False)
         self._robots: dict[str, _Robots] = {}
         self._robots_lock = threading.Lock()
+        # Building an SSL context costs ~50 ms; one shared context keeps a client per
+        # attempt cheap (SSLContext is safe to share between threads).
+        self._ssl_context = httpx.create_ssl_context()
 
     @classmethod
     def from_settings(cls) -> HttpFetcher:
@@ -93,7 +96,11 @@ class HttpFetcher:
         # trust_env=False: a proxy from the environment would connect on our behalf to
         # addresses the guard never saw.
         with httpx.Client(
-            timeout=self.timeout, headers=headers, follow_redirects=False, trust_env=False
+            timeout=self.timeout,
+            headers=headers,
+            verify=self._ssl_context,
+            follow_redirects=False,
+            trust_env=False,
         ) as client:
             return self._follow(client, url, self._page_policy)
 

@@ -160,13 +160,11 @@ def address_refusal(address: IPAddress, allowed: Iterable[IPNetwork] = ()) -> st
     embedded = embedded_ipv4(address)
     if _is_allowed(address, allowed) or (embedded and _is_allowed(embedded, allowed)):
         return None
-    if embedded is not None:
-        reason = _category(embedded)
-        if reason is not None:
-            return f"an IPv6 form of {embedded}, {reason}"
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-            return None  # the socket connects to the embedded, public IPv4 address
-    return _category(address)
+    if embedded is None:
+        return _category(address)
+    # Traffic to these forms ends at the embedded IPv4 address, so that is what counts.
+    reason = _category(embedded)
+    return f"an IPv6 form of {embedded}, {reason}" if reason else None
 
 
 def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from research.artifacts import KeptCandidate, Filtered, Notes, Plan, SourceNotes
+from research.artifacts import Filtered, KeptCandidate, Notes, Plan, SourceNotes
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.extract import extract_page
@@ -16,8 +16,13 @@ from research.stages.keypoints import key_points
 from research.stages.text import contains_term
 from research.stages.urls import site_of
 
-_LOCAL_TYPES = {".html": "text/html", ".htm": "text/html", ".md": "text/markdown",
-                ".txt": "text/plain", ".pdf": "application/pdf"}
+_LOCAL_TYPES = {
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".md": "text/markdown",
+    ".txt": "text/plain",
+    ".pdf": "application/pdf",
+}
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
@@ -33,23 +38,71 @@ def deep_read(
     chosen = filtered.kept[: plan.limits.max_pages]
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
         results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
-    pages = {notes.source_id: page for notes, page in results if page is not None}
+    _mark_syndicated_copies(results)
+    pages = {
+        notes.source_id: page
+        for notes, page in results
+        if page is not None and notes.duplicate_of is None
+    }
     for notes, _ in results:
-        ctx.record("page_read", source_id=notes.source_id, url=notes.url,
-                   outcome=notes.status.value, detail=notes.detail,
-                   key_points=len(notes.key_points), chars=notes.chars)
+        ctx.record(
+            "page_read",
+            source_id=notes.source_id,
+            url=notes.url,
+            outcome=notes.status.value,
+            detail=notes.detail,
+            duplicate_of=notes.duplicate_of,
+            key_points=len(notes.key_points),
+            chars=notes.chars,
+        )
     return DeepRead(notes=Notes(sources=[n for n, _ in results]), pages=pages)
+
+
+SYNDICATED = 0.8  # share of word shingles two pages must share to count as one text
+
+
+def _mark_syndicated_copies(results: list[tuple[SourceNotes, str | None]]) -> None:
+    """A page republished on a second site is one source, not two independent ones."""
+    seen: list[tuple[SourceNotes, set[int]]] = []
+    for notes, page in results:
+        if page is None:
+            continue
+        shingles = _shingles(page)
+        original = next((n for n, s in seen if _jaccard(s, shingles) >= SYNDICATED), None)
+        if original is None:
+            seen.append((notes, shingles))
+            continue
+        notes.duplicate_of = original.source_id
+        notes.key_points = []
+        notes.detail = f"same text as {original.source_id} ({original.url}); not counted twice"
+
+
+def _shingles(text: str, size: int = 5) -> set[int]:
+    words = text.split()
+    return {hash(" ".join(words[i : i + size])) for i in range(max(1, len(words) - size + 1))}
+
+
+def _jaccard(a: set[int], b: set[int]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
 
 
 def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[SourceNotes, str | None]:
     result = _load_local(cand) if cand.local_path else fetcher.fetch(cand.url)
-    base = SourceNotes(source_id=cand.id, url=cand.url, final_url=result.final_url,
-                       title=cand.title, published=cand.published, site=site_of(cand.url),
-                       status=result.outcome, detail=result.detail)
+    base = SourceNotes(
+        source_id=cand.id,
+        url=cand.url,
+        final_url=result.final_url,
+        title=cand.title,
+        published=cand.published,
+        site=site_of(cand.url),
+        status=result.outcome,
+        detail=result.detail,
+    )
     if result.outcome is not Outcome.OK:
         return base, None
-    page = extract_page(result.body, result.content_type, result.final_url or cand.url,
-                        plan.limits.max_page_chars)
+    page = extract_page(
+        result.body, result.content_type, result.final_url or cand.url, plan.limits.max_page_chars
+    )
     if not page.text.strip():
         base.status, base.detail = Outcome.NO_HIT, "the page has no readable main text"
         return base, None
@@ -59,23 +112,42 @@ def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[Source
 def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[SourceNotes, str]:
     title = page.title or cand.title
     published = page.published or cand.published
-    header = _header(cand, title, published, page.site or base.site)
+    header = _header(cand, title, published, base.site)
     stored = header + page.text
     page_option = _page_option(title, plan.options)
-    points = key_points(page.text, plan.options, [d.name for d in plan.dimensions],
-                        page_option=page_option, base_offset=len(header))
-    notes = base.model_copy(update={
-        "title": title, "published": published, "site": page.site or base.site,
-        "chars": len(page.text), "truncated": page.truncated,
-        "page": f"round_3_pages/{cand.id}.md", "key_points": points,
-        "detail": base.detail or ("truncated to the character cap" if page.truncated else ""),
-    })
+    points = key_points(
+        page.text,
+        plan.options,
+        [d.name for d in plan.dimensions],
+        page_option=page_option,
+        base_offset=len(header),
+    )
+    notes = base.model_copy(
+        update={
+            "title": title,
+            "published": published,
+            "chars": len(page.text),
+            "truncated": page.truncated,
+            "page": f"round_3_pages/{cand.id}.md",
+            "key_points": points,
+            "detail": base.detail or ("truncated to the character cap" if page.truncated else ""),
+        }
+    )
     return notes, stored
 
 
 def _header(cand: KeptCandidate, title: str, published: str | None, site: str) -> str:
-    lines = ["---", f"source_id: {cand.id}", f"url: {cand.url}", f"title: {_one_line(title)}",
-             f"published: {published or 'unknown'}", f"site: {site}", "---", "", ""]
+    lines = [
+        "---",
+        f"source_id: {cand.id}",
+        f"url: {cand.url}",
+        f"title: {_one_line(title)}",
+        f"published: {published or 'unknown'}",
+        f"site: {site}",
+        "---",
+        "",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -97,19 +169,25 @@ def _load_local(cand: KeptCandidate) -> FetchResult:
     ctype = _LOCAL_TYPES.get(path.suffix.lower(), "text/plain")
     if ctype in ("text/markdown", "text/plain"):
         data = _FRONT_MATTER.sub("", data.decode("utf-8", "replace"), count=1).encode("utf-8")
-    return FetchResult(url=cand.url, outcome=Outcome.OK, final_url=cand.url,
-                       content_type=ctype, body=data)
+    return FetchResult(
+        url=cand.url, outcome=Outcome.OK, final_url=cand.url, content_type=ctype, body=data
+    )
 
 
 def notes_markdown(notes: Notes) -> str:
     """A human-readable twin of round_3_notes.json."""
     lines = ["# Deep-read notes", ""]
     for src in notes.sources:
-        lines += [f"## {src.title or src.url}", "", f"- source: `{src.source_id}` <{src.url}>",
-                  f"- outcome: **{src.status.value}**" + (f" ({src.detail})" if src.detail else ""),
-                  f"- published: {src.published or 'unknown'}; site: {src.site}", ""]
+        lines += [
+            f"## {src.title or src.url}",
+            "",
+            f"- source: `{src.source_id}` <{src.url}>",
+            f"- outcome: **{src.status.value}**" + (f" ({src.detail})" if src.detail else ""),
+            f"- published: {src.published or 'unknown'}; site: {src.site}",
+            "",
+        ]
         for kp in src.key_points:
             tag = " / ".join(x for x in (kp.option, kp.dimension) if x)
-            lines.append(f"- [{tag}] \"{kp.quote}\" (offset {kp.offset})")
+            lines.append(f'- [{tag}] "{kp.quote}" (offset {kp.offset})')
         lines.append("")
     return "\n".join(lines)

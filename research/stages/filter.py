@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from datetime import date
 from difflib import SequenceMatcher
 
-from research.artifacts import Candidate, Candidates, DroppedCandidate, Filtered, KeptCandidate, Plan
+from research.artifacts import (
+    Candidate,
+    Candidates,
+    DroppedCandidate,
+    Filtered,
+    KeptCandidate,
+    Plan,
+)
 from research.stages.context import StageContext
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
@@ -41,13 +48,24 @@ def filter_candidates(
         if j.drop is None and len(kept) >= plan.limits.max_kept:
             j.drop = f"below the cut: {plan.limits.max_kept} better-scored sources were kept"
         if j.drop is None:
-            kept.append(KeptCandidate(**j.candidate.model_dump(), score=j.score,
-                                      reasons=j.reasons))
+            kept.append(KeptCandidate(**j.candidate.model_dump(), score=j.score, reasons=j.reasons))
             continue
-        dropped.append(DroppedCandidate(id=j.candidate.id, url=j.candidate.url,
-                                        title=j.candidate.title, reason=j.drop, score=j.score))
-        ctx.record("candidate_dropped", id=j.candidate.id, url=j.candidate.url,
-                   reason=j.drop, score=j.score)
+        dropped.append(
+            DroppedCandidate(
+                id=j.candidate.id,
+                url=j.candidate.url,
+                title=j.candidate.title,
+                reason=j.drop,
+                score=j.score,
+            )
+        )
+        ctx.record(
+            "candidate_dropped",
+            id=j.candidate.id,
+            url=j.candidate.url,
+            reason=j.drop,
+            score=j.score,
+        )
     for k in kept:
         ctx.record("candidate_kept", id=k.id, url=k.url, score=k.score, reasons=k.reasons)
     return Filtered(kept=kept, dropped=dropped)
@@ -61,8 +79,9 @@ def judge(plan: Plan, candidate: Candidate, today: date) -> Judgement:
     if mentioned:
         score += 30
         reasons.append(f"mentions {', '.join(mentioned)} (+30)")
-    dims = [d.name for d in plan.dimensions if any(contains_term(text, k)
-                                                    for k in keywords_for(d.name))]
+    dims = [
+        d.name for d in plan.dimensions if any(contains_term(text, k) for k in keywords_for(d.name))
+    ]
     if dims:
         score += 15
         reasons.append(f"speaks to {', '.join(dims)} (+15)")
@@ -113,7 +132,9 @@ def _mark_duplicates(judged: list[Judgement], options: list[str]) -> None:
     for j in judged:
         if j.drop is not None:
             continue
-        original = next((f for f in firsts if _near_duplicate(f.candidate, j.candidate, options)), None)
+        original = next(
+            (f for f in firsts if _near_duplicate(f.candidate, j.candidate, options)), None
+        )
         if original is None:
             firsts.append(j)
         else:

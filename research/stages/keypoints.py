@@ -21,20 +21,34 @@ _MARKUP = re.compile(r"^\s*(?:[#>*+-]+|\d+\.)\s+|[*_`]{1,3}")
 
 
 def key_points(
-    text: str, options: list[str], dimensions: list[str], page_option: str | None = None,
-    base_offset: int = 0, limit: int = 12,
+    text: str,
+    options: list[str],
+    dimensions: list[str],
+    page_option: str | None = None,
+    base_offset: int = 0,
+    limit: int = 12,
 ) -> list[KeyPoint]:
     """Pick up to `limit` sentences, the most informative first, returned in page order.
 
-    `page_option` is the one option a page is about (from its title); sentences that speak
-    to a dimension without naming an option are then attributed to it.
+    A sentence that names no option ("It is Apache-2.0") is about the option the same
+    paragraph last named, or else about `page_option`, the one option the page is about.
     """
     scored: list[tuple[int, int, KeyPoint]] = []
+    last_named, previous_end = None, 0
     for start, end in sentence_spans(text):
+        if "\n\n" in text[previous_end:start]:
+            last_named = None  # a new paragraph may change the subject
+        previous_end = end
         quote = text[start:end]
+        named = [o for o in options if contains_term(quote, o)]
+        if len(named) == 1:
+            last_named = named[0]
+        elif named:
+            last_named = None
         if not _usable(quote):
             continue
-        point, score = _judge(quote, start + base_offset, options, dimensions, page_option)
+        subject = last_named if named else (last_named or page_option)
+        point, score = _judge(quote, start + base_offset, named, subject, dimensions, page_option)
         if point is not None:
             scored.append((score, start, point))
     best = sorted(scored, key=lambda s: (-s[0], s[1]))[:limit]
@@ -43,23 +57,32 @@ def key_points(
 
 def _usable(quote: str) -> bool:
     minimum = 8 if has_cjk(quote) else 25
-    return minimum <= len(quote) <= MAX_QUOTE and not quote.lstrip().startswith("|")
+    stripped = quote.lstrip()
+    return (
+        minimum <= len(quote) <= MAX_QUOTE
+        and not stripped.startswith(("|", "#"))
+        and not stripped.endswith(":")
+    )
 
 
 def _judge(
-    quote: str, offset: int, options: list[str], dimensions: list[str], page_option: str | None
+    quote: str,
+    offset: int,
+    named: list[str],
+    subject: str | None,
+    dimensions: list[str],
+    page_option: str | None,
 ) -> tuple[KeyPoint | None, int]:
-    named = [o for o in options if contains_term(quote, o)]
     dimension = best_dimension(quote, dimensions)
     fact = bool(_FACT_SIGNAL.search(quote))
-    option = named[0] if len(named) == 1 else None
-    if not named and page_option and (dimension or fact):
-        option = page_option
-    score = 2 * bool(named) + 2 * bool(dimension) + int(fact) + int(option == page_option)
-    if not (named or option) or score < 3:
+    if subject is None or not (named or dimension or fact):
         return None, 0
-    point = KeyPoint(text=clean(quote), quote=quote, offset=offset, option=option,
-                     dimension=dimension)
+    score = 2 * bool(named) + 2 * bool(dimension) + int(fact) + int(subject == page_option)
+    if score < 3:
+        return None, 0
+    point = KeyPoint(
+        text=clean(quote), quote=quote, offset=offset, option=subject, dimension=dimension
+    )
     return point, score
 
 

@@ -34,10 +34,13 @@ def retrieve(
             per_query.append([_candidate(h, name, query, rank) for rank, h in enumerate(hits, 1)])
     seed = list(previous.candidates) if previous else []
     candidates, merged = _merge(seed, per_query, plan.limits.max_candidates)
-    ctx.record("retrieve_done", candidates=len(candidates), duplicates_merged=merged,
-               calls=len(calls))
+    ctx.record(
+        "retrieve_done", candidates=len(candidates), duplicates_merged=merged, calls=len(calls)
+    )
     return Candidates(
-        candidates=candidates, provider_calls=calls, duplicates_merged=merged,
+        candidates=candidates,
+        provider_calls=calls,
+        duplicates_merged=merged,
         replans=(previous.replans + 1) if previous else 0,
     )
 
@@ -48,19 +51,38 @@ def _search(
     started = time.monotonic()
     result = provider.search(query.text, HITS_PER_QUERY)
     elapsed = int((time.monotonic() - started) * 1000)
-    call = ProviderCall(provider=name, query=query.text, outcome=result.outcome,
-                        hits=len(result.hits), detail=result.detail, elapsed_ms=elapsed)
+    call = ProviderCall(
+        provider=name,
+        query=query.text,
+        outcome=result.outcome,
+        hits=len(result.hits),
+        detail=result.detail,
+        elapsed_ms=elapsed,
+    )
     if result.outcome is not Outcome.OK:
-        ctx.record("provider_outcome", provider=name, query=query.text,
-                   outcome=result.outcome.value, detail=result.detail)
+        ctx.record(
+            "provider_outcome",
+            provider=name,
+            query=query.text,
+            outcome=result.outcome.value,
+            detail=result.detail,
+        )
     return (result.hits if result.outcome is Outcome.OK else []), call
 
 
 def _candidate(hit: SearchHit, provider: str, query: SubQuery, rank: int) -> Candidate:
     return Candidate(
-        id=source_id(hit.url), url=hit.url, title=hit.title or hit.url, snippet=hit.snippet,
-        provider=provider, query=query.text, rank=rank, published=hit.published,
-        option=query.option, dimension=query.dimension, local_path=hit.local_path,
+        id=source_id(hit.url),
+        url=hit.url,
+        title=hit.title or hit.url,
+        snippet=hit.snippet,
+        provider=provider,
+        query=query.text,
+        rank=rank,
+        published=hit.published,
+        option=query.option,
+        dimension=query.dimension,
+        local_path=hit.local_path,
     )
 
 

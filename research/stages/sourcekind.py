@@ -8,15 +8,59 @@ from urllib.parse import urlsplit
 
 from research.stages.urls import site_of
 
-PRIMARY_HOSTS = ("github.com", "gitlab.com", "codeberg.org", "pypi.org", "npmjs.com",
-                 "crates.io", "arxiv.org", "ietf.org", "rfc-editor.org", "w3.org", "iso.org",
-                 "acm.org", "ieee.org", "doi.org", "nature.com", "springer.com")
-COMMUNITY_HINTS = ("forum", "reddit.com", "news.ycombinator.com", "stackoverflow.com",
-                   "stackexchange.com", "quora.com", "discuss", "community", "tieba",
-                   "://blog.", "zhihu.com", "v2ex.com", "t/", "/thread", "medium.com", "blogspot.",
-                   "wordpress.com", "substack.com", "csdn.net", "jianshu.com")
-COMPARISON_HINTS = ("vs", "versus", "comparison", "compare", "alternatives", "review",
-                    "benchmark", "对比", "比较", "评测", "选型")
+PRIMARY_HOSTS = (
+    "github.com",
+    "gitlab.com",
+    "codeberg.org",
+    "pypi.org",
+    "npmjs.com",
+    "crates.io",
+    "arxiv.org",
+    "ietf.org",
+    "rfc-editor.org",
+    "w3.org",
+    "iso.org",
+    "acm.org",
+    "ieee.org",
+    "doi.org",
+    "nature.com",
+    "springer.com",
+)
+COMMUNITY_HINTS = (
+    "forum",
+    "reddit.com",
+    "news.ycombinator.com",
+    "stackoverflow.com",
+    "stackexchange.com",
+    "quora.com",
+    "discuss",
+    "community",
+    "tieba",
+    "://blog.",
+    "zhihu.com",
+    "v2ex.com",
+    "t/",
+    "/thread",
+    "medium.com",
+    "blogspot.",
+    "wordpress.com",
+    "substack.com",
+    "csdn.net",
+    "jianshu.com",
+)
+COMPARISON_HINTS = (
+    "vs",
+    "versus",
+    "comparison",
+    "compare",
+    "alternatives",
+    "review",
+    "benchmark",
+    "对比",
+    "比较",
+    "评测",
+    "选型",
+)
 
 STRENGTH = {"primary": 90.0, "comparison": 60.0, "community": 30.0}
 

@@ -48,8 +48,9 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 def contains_term(text: str, term: str) -> bool:
-    """Case-insensitive whole-word match for Latin terms, substring match for CJK."""
+    """Case-insensitive whole-word match (allowing plain inflections: extend, extending) for
+    Latin terms, substring match for CJK."""
     if has_cjk(term):
         return term in text
-    pattern = r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?![A-Za-z0-9])"
+    pattern = r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?:s|es|ed|d|ing)?(?![A-Za-z0-9])"
     return re.search(pattern, text, re.IGNORECASE) is not None

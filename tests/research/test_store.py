@@ -21,8 +21,11 @@ def store(runs_dir):
 def test_it_records_every_artifact_with_its_size_and_sha256(store):
     store.write_text("round_3_pages/s1.md", "hello")
     entry = store.artifact_entry("round_3_pages/s1.md")
-    assert entry == {"name": "round_3_pages/s1.md", "bytes": 5,
-                     "sha256": hashlib.sha256(b"hello").hexdigest()}
+    assert entry == {
+        "name": "round_3_pages/s1.md",
+        "bytes": 5,
+        "sha256": hashlib.sha256(b"hello").hexdigest(),
+    }
 
 
 def test_it_starts_a_manifest_with_every_stage_pending(store):
@@ -32,8 +35,19 @@ def test_it_starts_a_manifest_with_every_stage_pending(store):
     assert index["params"] == {"question": "A or B?"}
 
 
-@pytest.mark.parametrize("name", ["../escape.json", "/etc/passwd", "a/../../b", "..",
-                                  "round_3_pages/../../x", "a\\b", "", "a/b/c"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../escape.json",
+        "/etc/passwd",
+        "a/../../b",
+        "..",
+        "round_3_pages/../../x",
+        "a\\b",
+        "",
+        "a/b/c",
+    ],
+)
 def test_it_refuses_artifact_names_that_could_escape_the_run_folder(store, name):
     with pytest.raises(StoreError):
         store.artifact_path(name)
@@ -76,8 +90,9 @@ def _hold_lock(root, run_id, ready, release):
 
 def test_a_second_process_cannot_take_a_held_run_lock(store):
     ready, release = multiprocessing.Event(), multiprocessing.Event()
-    holder = multiprocessing.Process(target=_hold_lock,
-                                     args=(store.root, store.run_id, ready, release))
+    holder = multiprocessing.Process(
+        target=_hold_lock, args=(store.root, store.run_id, ready, release)
+    )
     holder.start()
     try:
         assert ready.wait(10)
@@ -92,8 +107,9 @@ def test_a_second_process_cannot_take_a_held_run_lock(store):
 
 def test_a_killed_lock_holder_releases_the_lock(store):
     ready, release = multiprocessing.Event(), multiprocessing.Event()
-    holder = multiprocessing.Process(target=_hold_lock,
-                                     args=(store.root, store.run_id, ready, release))
+    holder = multiprocessing.Process(
+        target=_hold_lock, args=(store.root, store.run_id, ready, release)
+    )
     holder.start()
     assert ready.wait(10)
     os.kill(holder.pid, 9)

@@ -16,13 +16,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         users = get_user_model()
         if users.objects.filter(is_superuser=True).exists():
-            self.stdout.write("Log in with your admin account. Forgot the password? "
-                              "Run: .venv/bin/python manage.py changepassword USERNAME")
+            self.stdout.write(
+                "Log in with your admin account. Forgot the password? "
+                "Run: .venv/bin/python manage.py changepassword USERNAME"
+            )
             return
         password = secrets.token_urlsafe(12)
         users.objects.create_superuser("admin", email="", password=password)
-        self.stdout.write(self.style.WARNING(
-            "Created the first account. Log in at http://127.0.0.1:8000/admin/ as\n"
-            f"    username: admin\n    password: {password}\n"
-            "This password is shown only now; change it with "
-            "`.venv/bin/python manage.py changepassword admin`."))
+        self.stdout.write(
+            self.style.WARNING(
+                "Created the first account. Log in at http://127.0.0.1:8000/admin/ as\n"
+                f"    username: admin\n    password: {password}\n"
+                "This password is shown only now; change it with "
+                "`.venv/bin/python manage.py changepassword admin`."
+            )
+        )

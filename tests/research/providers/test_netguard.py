@@ -54,8 +54,10 @@ def test_it_refuses_non_public_addresses_in_every_spelling(url: str) -> None:
 
 
 def test_it_explains_which_address_a_disguised_ip_means() -> None:
-    assert blocked_reason("http://2130706433/", []) == "2130706433 means 127.0.0.1, a loopback address"
-    assert blocked_reason("http://0x7f000001/", []) == "0x7f000001 means 127.0.0.1, a loopback address"
+    decimal = blocked_reason("http://2130706433/", [])
+    hexadecimal = blocked_reason("http://0x7f000001/", [])
+    assert decimal == "2130706433 means 127.0.0.1, a loopback address"
+    assert hexadecimal == "0x7f000001 means 127.0.0.1, a loopback address"
     assert "link-local" in (blocked_reason("http://169.254.169.254/", []) or "")
 
 

@@ -34,7 +34,10 @@ def test_offsets_account_for_a_stored_header_before_the_text():
 
 
 def test_it_reads_chinese_sentences():
-    text = "河图引擎采用 Apache-2.0 许可证，商业使用风险较低。今天天气很好。星轨调度的社区很活跃，贡献者众多。"
+    text = (
+        "河图引擎采用 Apache-2.0 许可证，商业使用风险较低。今天天气很好。"
+        "星轨调度的社区很活跃，贡献者众多。"
+    )
     points = key_points(text, ["河图引擎", "星轨调度"], ["风险", "社区活跃度"])
     options = {p.option for p in points}
     assert options == {"河图引擎", "星轨调度"}

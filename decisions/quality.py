@@ -1,0 +1,99 @@
+"""Measures how well cross-validation tells agreement from contradiction, on a labelled set
+of claim pairs written from realistic pages (tests/fixtures/claim_pairs.jsonl)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from research.artifacts import Claim
+from research.stages.claims import extract
+from research.stages.crosscheck import SourceFacts, conflict
+from research.stages.keypoints import best_dimension
+from research.stages.sourcekind import classify
+from research.stages.text import sentence_spans
+
+DIMENSIONS = {
+    "en": [
+        "licence risk",
+        "maintenance activity",
+        "customisation cost",
+        "cost",
+        "learning curve",
+        "community activity",
+        "extensibility",
+        "risk",
+    ],
+    "zh": ["成本", "学习曲线", "社区活跃度", "可扩展性", "风险", "许可证风险", "维护活跃度"],
+}
+
+
+@dataclass
+class PairScore:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+
+def claims_of(text: str, option: str, lang: str, source_id: str) -> list[Claim]:
+    dims = DIMENSIONS[lang]
+    claims = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        for fact in extract(sentence, dims, best_dimension(sentence, dims)):
+            claims.append(
+                Claim(
+                    id=f"{source_id}{len(claims)}",
+                    option=option,
+                    dimension=fact.dimension,
+                    attribute=fact.attribute,
+                    kind=fact.kind,
+                    value=fact.value,  # type: ignore[arg-type]
+                    polarity=fact.polarity,
+                    source_id=source_id,
+                    quote=sentence,
+                )
+            )
+    return claims
+
+
+def predicts_contradiction(pair: dict) -> bool:
+    option, lang = pair["option"], pair["lang"]
+    sides = []
+    for key in ("a", "b"):
+        kind = classify("https://" + pair[key]["site"] + "/", "", [option])
+        facts = SourceFacts(pair[key]["site"], kind.kind, kind.strength, None)
+        sides.append((claims_of(pair[key]["text"], option, lang, key), facts))
+    (claims_a, fa), (claims_b, fb) = sides
+    return any(conflict(a, b, fa, fb) for a in claims_a for b in claims_b)
+
+
+def evaluate(path: Path, lang: str | None = None) -> PairScore:
+    score = PairScore()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        pair = json.loads(line)
+        if lang and pair["lang"] != lang:
+            continue
+        predicted, actual = predicts_contradiction(pair), pair["label"] == "contradict"
+        if predicted and actual:
+            score.tp += 1
+        elif predicted:
+            score.fp += 1
+            score.misses.append(f"false alarm {pair['id']}: {pair['why']}")
+        elif actual:
+            score.fn += 1
+            score.misses.append(f"missed {pair['id']}: {pair['why']}")
+        else:
+            score.tn += 1
+    return score

@@ -1,0 +1,128 @@
+"""`python manage.py bench`: time retrieve, filter and deep-read over a generated local web.
+
+The pages answer after an injected latency, so the figure that matters is deep-read's wall
+time as a multiple of one page's latency: with parallel fetches it stays near 1x, where a
+sequential reader would take N x.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research.localweb import LocalWeb
+from research.models import Run
+
+OPTIONS = ("Alderstream", "Brightwell")
+TOPICS = ("licence", "maintenance", "cost")
+
+
+def page_html(n: int) -> str:
+    option = OPTIONS[n % 2]
+    topic = TOPICS[n % 3]
+    body = " ".join(
+        f"<p>{option} section {i}: its {topic} story is covered in detail here, with release "
+        f"3.{n}.{i} shipped on 2026-0{1 + i % 9}-1{i % 9} and about {10 + i} contributors "
+        f"commenting on {topic}.</p>"
+        for i in range(12)
+    )
+    return (
+        f"<html><head><title>{option} {topic} review {n}</title>"
+        f'<meta property="article:published_time" content="2026-06-{1 + n % 28:02d}">'
+        f"</head><body><article><h1>{option} {topic} review {n}</h1>{body}</article>"
+        "</body></html>"
+    )
+
+
+class Command(BaseCommand):
+    help = "Benchmark the first three stages over a local web with injected latency."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--pages", type=int, default=8)
+        parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        pages, latency = opts["pages"], opts["latency"]
+        workers = settings.FETCH_CONCURRENCY
+        web = self._web(pages, latency).start()
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                self._configure(Path(tmp), pages)
+                parallel = self._time_run(web, workers)
+                sequential = self._time_run(web, 1)
+        finally:
+            web.stop()
+        self._report(pages, latency, workers, parallel, sequential)
+
+    def _web(self, pages: int, latency: float) -> LocalWeb:
+        web = LocalWeb()
+        urls = [web.add(f"/page/{n}", page_html(n), delay=latency) for n in range(pages)]
+
+        def results(query: str) -> list[dict]:
+            return [
+                {
+                    "url": u,
+                    "title": f"{OPTIONS[n % 2]} {TOPICS[n % 3]} review {n}",
+                    "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]} and release notes",
+                    "publishedDate": "2026-06-01",
+                }
+                for n, u in enumerate(urls)
+            ]
+
+        web.add_searxng(results)
+        web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+        return web
+
+    def _configure(self, runs: Path, pages: int) -> None:
+        settings.RUNS_DIR = runs
+        settings.FETCH_ALLOWED_NETWORKS = [ipaddress.ip_network("127.0.0.1/32")]
+        settings.MAX_PAGES = pages
+        settings.MAX_KEPT = max(pages, settings.MAX_KEPT)
+        settings.MAX_CANDIDATES = max(pages, settings.MAX_CANDIDATES)
+
+    def _time_run(self, web: LocalWeb, workers: int) -> dict[str, float]:
+        settings.FETCH_CONCURRENCY = workers
+        run = services.create_run(
+            question=f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
+            options=list(OPTIONS),
+            dimensions=[{"name": t, "weight": 1.0} for t in TOPICS],
+            preset="",
+            sources=[f"searxng:{web.base}"],
+            limits={},
+        )
+        timings = {}
+        try:
+            for stage in ("retrieve", "filter", "deepread"):
+                started = time.perf_counter()
+                pipeline.execute_stage(run.run_id, stage)
+                timings[stage] = time.perf_counter() - started
+            notes = services.store_for(run.run_id).read_json("round_3_notes.json")
+            timings["pages_ok"] = sum(1 for s in notes["sources"] if s["status"] == "OK")
+        finally:
+            Run.objects.filter(pk=run.pk).delete()
+        return timings
+
+    def _report(
+        self, pages: int, latency: float, workers: int, parallel: dict, sequential: dict
+    ) -> None:
+        self.stdout.write(
+            f"bench: {pages} pages, {latency * 1000:.0f} ms latency each, "
+            f"{workers} parallel fetches"
+        )
+        for label, t in (("parallel", parallel), ("sequential (1 worker)", sequential)):
+            self.stdout.write(
+                f"  {label:<22} retrieve {t['retrieve'] * 1000:7.0f} ms | filter "
+                f"{t['filter'] * 1000:6.0f} ms | deep-read {t['deepread'] * 1000:7.0f} ms "
+                f"= {t['deepread'] / latency:4.2f} x page latency | pages OK {t['pages_ok']}"
+            )
+        self.stdout.write(
+            f"  deep-read speed-up from parallel fetching: "
+            f"{sequential['deepread'] / parallel['deepread']:.1f}x"
+        )

@@ -1,0 +1,105 @@
+"""Search providers, built from source specs: `local:DIR`, `searxng:URL`, `ddgs`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from research.providers.base import SearchProvider
+from research.providers.search.ddgs_provider import DdgsProvider
+from research.providers.search.local import LocalCorpus
+from research.providers.search.searxng import SearxngProvider
+
+KINDS = ("local", "searxng", "ddgs")
+_USAGE = "use local:DIR, searxng:URL or ddgs"
+
+
+class SourceSpecError(ValueError):
+    """A source spec that names no usable provider; the message says how to fix it."""
+
+
+def parse_source(spec: str) -> tuple[str, str]:
+    """Validate one spec and return (kind, argument), the argument normalised."""
+    kind, _, argument = spec.strip().partition(":")
+    kind, argument = kind.strip().lower(), argument.strip()
+    if kind == "local":
+        return kind, _local_folder(argument, spec)
+    if kind == "searxng":
+        return kind, _searxng_url(argument, spec)
+    if kind == "ddgs":
+        if argument:
+            raise SourceSpecError(f"source {spec!r}: ddgs takes no argument, write just 'ddgs'")
+        return kind, ""
+    raise SourceSpecError(f"source {spec!r}: unknown kind {kind!r}; {_USAGE}")
+
+
+def parse_sources(specs: list[str]) -> list[str]:
+    """Validate specs; returns them normalised ("local:/abs/dir") and deduplicated."""
+    normalised: list[str] = []
+    for spec in specs:
+        kind, argument = parse_source(spec)
+        text = f"{kind}:{argument}" if argument else kind
+        if text not in normalised:
+            normalised.append(text)
+    if not normalised:
+        raise SourceSpecError(f"no sources given; {_USAGE}")
+    return normalised
+
+
+def build_provider(
+    spec: str,
+    *,
+    timeout: float | None = None,
+    tries: int | None = None,
+    base_delay: float | None = None,
+) -> SearchProvider:
+    """The provider a spec names. Network settings default to the Django settings."""
+    kind, argument = parse_source(spec)
+    if kind == "local":
+        return LocalCorpus(argument)
+    timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
+    if kind == "searxng":
+        return SearxngProvider(argument, timeout, tries, base_delay, user_agent=_user_agent())
+    return DdgsProvider(timeout, tries, base_delay)
+
+
+def _local_folder(argument: str, spec: str) -> str:
+    if not argument:
+        raise SourceSpecError(f"source {spec!r}: name the folder, e.g. local:./corpus")
+    folder = Path(argument).expanduser().resolve()
+    if not folder.exists():
+        raise SourceSpecError(f"source {spec!r}: folder {folder} does not exist")
+    if not folder.is_dir():
+        raise SourceSpecError(f"source {spec!r}: {folder} is a file, not a folder")
+    return str(folder)
+
+
+def _searxng_url(argument: str, spec: str) -> str:
+    if not argument:
+        raise SourceSpecError(
+            f"source {spec!r}: give the instance URL, e.g. searxng:http://localhost:8888"
+        )
+    parts = urlsplit(argument)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise SourceSpecError(
+            f"source {spec!r}: {argument!r} is not an http(s) URL, e.g. searxng:http://localhost:8888"
+        )
+    return argument.rstrip("/")
+
+
+def _network_settings(
+    timeout: float | None, tries: int | None, base_delay: float | None
+) -> tuple[float, int, float]:
+    from django.conf import settings  # read at call time, so test overrides apply
+
+    return (
+        settings.SEARCH_TIMEOUT if timeout is None else timeout,
+        settings.RETRY_TRIES if tries is None else tries,
+        settings.RETRY_BASE_DELAY if base_delay is None else base_delay,
+    )
+
+
+def _user_agent() -> str:
+    from django.conf import settings
+
+    return settings.FETCH_USER_AGENT

@@ -1,0 +1,120 @@
+"""Search through a SearXNG instance's JSON API (GET /search?q=...&format=json).
+
+The operator configures the instance URL, so it is trusted: no private-address guard here,
+which also lets a SearXNG on localhost or the intranet work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from research.outcomes import Outcome, outcome_for_status
+from research.providers.base import SearchHit, SearchResult, with_retries
+from research.providers.search.local import iso_date
+
+DEFAULT_USER_AGENT = "VerdictBot/0.1"
+
+
+class SearxngProvider:
+    name = "searxng"
+
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = 15.0,
+        tries: int = 3,
+        base_delay: float = 0.5,
+        *,
+        user_agent: str = DEFAULT_USER_AGENT,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.tries = tries
+        self.base_delay = base_delay
+        self.user_agent = user_agent
+        self._sleep = sleep
+
+    def search(self, query: str, limit: int) -> SearchResult:
+        result, attempts = with_retries(
+            lambda: self._search_once(query, limit), self.tries, self.base_delay, self._sleep
+        )
+        if attempts > 1 and not result.outcome.looked:
+            return dataclasses.replace(result, detail=f"{result.detail} (after {attempts} tries)")
+        return result
+
+    def _search_once(self, query: str, limit: int) -> SearchResult:
+        try:
+            response = httpx.get(
+                f"{self.base_url}/search",
+                params={"q": query, "format": "json"},
+                headers={"User-Agent": self.user_agent, "Accept": "application/json"},
+                timeout=self.timeout,
+                follow_redirects=True,
+            )
+        except httpx.TimeoutException as exc:
+            return SearchResult(Outcome.TIMEOUT, detail=f"SearXNG timed out: {exc!r}")
+        except httpx.HTTPError as exc:
+            return SearchResult(Outcome.UNAVAILABLE, detail=f"SearXNG unreachable: {exc!r}")
+        if response.status_code >= 400:
+            return _status_result(response.status_code, self.base_url)
+        return _parse(response, limit)
+
+
+def _status_result(status: int, base_url: str) -> SearchResult:
+    outcome = outcome_for_status(status)
+    if outcome is Outcome.NO_HIT:
+        # A 404 from the search endpoint means a wrong URL, not "found nothing".
+        outcome = Outcome.UNAVAILABLE
+    detail = f"SearXNG at {base_url} answered HTTP {status}"
+    if status == 403:
+        detail += " (is 'json' listed under search.formats in its settings.yml?)"
+    return SearchResult(outcome, detail=detail)
+
+
+def _parse(response: httpx.Response, limit: int) -> SearchResult:
+    try:
+        payload = response.json()
+    except ValueError as exc:
+        return SearchResult(Outcome.UNAVAILABLE, detail=f"SearXNG sent malformed JSON: {exc}")
+    results = payload.get("results") if isinstance(payload, dict) else None
+    if not isinstance(results, list):
+        return SearchResult(Outcome.UNAVAILABLE, detail="SearXNG JSON has no 'results' list")
+    hits = [hit for item in results if (hit := _hit(item)) is not None][:limit]
+    if hits:
+        return SearchResult(Outcome.OK, hits)
+    return _empty(payload)
+
+
+def _hit(item: Any) -> SearchHit | None:
+    if not isinstance(item, dict):
+        return None
+    url = item.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return None
+    return SearchHit(
+        url=url,
+        title=_text(item.get("title")) or url,
+        snippet=_text(item.get("content")),
+        published=iso_date(_text(item.get("publishedDate"))),
+    )
+
+
+def _text(value: Any) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _empty(payload: dict[str, Any]) -> SearchResult:
+    """No results. When every engine failed, SearXNG could not look: that is no NO_HIT."""
+    failed = payload.get("unresponsive_engines") or []
+    if not failed:
+        return SearchResult(Outcome.NO_HIT, detail="SearXNG returned no results")
+    reasons = [" ".join(str(part) for part in entry) for entry in failed if entry]
+    detail = "SearXNG engines did not answer: " + "; ".join(reasons)
+    all_timeouts = all("timeout" in reason.lower() for reason in reasons)
+    return SearchResult(Outcome.TIMEOUT if all_timeouts else Outcome.UNAVAILABLE, detail=detail)

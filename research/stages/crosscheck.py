@@ -1,0 +1,247 @@
+"""Stage 4: claims from the notes, then consensus, contradictions and gaps between them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from itertools import combinations
+
+from research.artifacts import (
+    Claim,
+    Consensus,
+    Contradiction,
+    ContradictionSide,
+    Crosscheck,
+    Gap,
+    Notes,
+    Plan,
+    SourceNotes,
+)
+from research.stages.claims import LICENCE_PATTERNS, extract, parse_number
+from research.stages.context import StageContext
+from research.stages.sourcekind import classify
+from research.stages.urls import registrable_domain
+
+COMPARABLE_STRENGTH = 30  # stances only contradict when their sources weigh about the same
+QUANTITY_TOLERANCE = 0.25  # "about 40" and "42" agree; 40 and 60 do not
+SUPERSEDED_DAYS = 90  # a "latest version" older than this by the other is history, not conflict
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    site: str
+    kind: str
+    strength: float
+    published: date | None
+
+
+def source_facts(src: SourceNotes, options: list[str]) -> SourceFacts:
+    kind = classify(src.url, src.title, options)
+    return SourceFacts(registrable_domain(src.url), kind.kind, kind.strength, _date(src.published))
+
+
+def _date(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def cross_validate(
+    plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageContext
+) -> Crosscheck:
+    facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
+    claims = draw_claims(plan, notes, pages, ctx)
+    contradictions = find_contradictions(claims, facts)
+    for c in contradictions:
+        ctx.record("contradiction", id=c.id, option=c.option, attribute=c.attribute, note=c.note)
+    return Crosscheck(
+        claims=claims,
+        consensus=find_consensus(claims, facts),
+        contradictions=contradictions,
+        gaps=find_gaps(plan, claims),
+    )
+
+
+def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageContext) -> list[Claim]:
+    dims = [d.name for d in plan.dimensions]
+    claims: list[Claim] = []
+    for src in notes.ok_sources():
+        stored = pages.get(src.source_id, "")
+        for kp in src.key_points:
+            if kp.option is None:
+                continue
+            if stored[kp.offset : kp.offset + len(kp.quote)] != kp.quote:
+                ctx.record(
+                    "quote_dropped",
+                    source_id=src.source_id,
+                    quote=kp.quote,
+                    reason="not found at its offset in the stored text",
+                )
+                continue
+            for fact in extract(kp.quote, dims, kp.dimension):
+                claims.append(
+                    Claim(
+                        id=f"c{len(claims) + 1:03d}",
+                        option=kp.option,
+                        dimension=fact.dimension,
+                        attribute=fact.attribute,
+                        kind=fact.kind,
+                        value=fact.value,  # type: ignore[arg-type]
+                        polarity=fact.polarity,
+                        source_id=src.source_id,
+                        quote=kp.quote,
+                        offset=kp.offset,
+                    )
+                )
+    ctx.record("claims_drawn", claims=len(claims))
+    return claims
+
+
+def _topic(claim: Claim) -> tuple[str, str, str | None]:
+    # Stances are compared within a dimension; typed facts across the whole option.
+    return claim.option, claim.attribute, claim.dimension if claim.kind == "stance" else None
+
+
+def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None:
+    """Why two claims on the same topic cannot both be true, or None if they can."""
+    if _topic(a) != _topic(b) or a.source_id == b.source_id or a.value == b.value:
+        return None
+    if a.kind == "stance":
+        if abs(_stance_weight(fa) - _stance_weight(fb)) > COMPARABLE_STRENGTH:
+            return None
+        return "opposite judgements from sources of comparable strength"
+    if a.attribute == "licence":
+        if set(a.value.split(" OR ")) & set(b.value.split(" OR ")):
+            return None
+        if _different_scopes(_VERSIONS, _without_licences(a.quote), _without_licences(b.quote)):
+            return None  # "1.5 and earlier are MIT" and "BSL from 1.6" can both be true
+        return _change_hint("licence", fa, fb)
+    if a.attribute == "maintenance":
+        if _different_scopes(_YEARS, a.quote, b.quote):
+            return None  # active in 2022 and archived in 2025 is a history, not a conflict
+        return _change_hint("maintenance status", fa, fb)
+    if a.attribute.startswith("release_date"):
+        shorter = min(len(a.value), len(b.value))
+        return (
+            None
+            if a.value[:shorter] == b.value[:shorter]
+            else ("the two sources date the same release differently")
+        )
+    if a.attribute == "latest_version":
+        if (
+            fa.published
+            and fb.published
+            and abs((fa.published - fb.published).days) > SUPERSEDED_DAYS
+        ):
+            return None  # the older page simply predates the newer release
+        return "the two sources name different latest versions"
+    return _quantity_conflict(a, b)
+
+
+_VERSIONS = re.compile(r"\b\d+\.(?:\d+|x)(?:\.\d+)?\b")
+_YEARS = re.compile(r"\b20\d\d\b|(?<!\d)20\d\d(?=\s*年)")
+
+
+def _without_licences(quote: str) -> str:
+    """Licence names carry numbers (Apache-2.0) that are not release versions."""
+    for _, pattern in LICENCE_PATTERNS:
+        quote = pattern.sub(" ", quote)
+    return quote
+
+
+def _different_scopes(pattern: re.Pattern[str], a: str, b: str) -> bool:
+    """Both statements name a scope (versions, years) and the scopes do not overlap."""
+    scope_a, scope_b = set(pattern.findall(a)), set(pattern.findall(b))
+    return bool(scope_a and scope_b and not scope_a & scope_b)
+
+
+def _stance_weight(facts: SourceFacts) -> float:
+    # A project's own pages are primary for facts, but no better than a review when it
+    # comes to judging itself.
+    return min(facts.strength, 60.0)
+
+
+def _quantity_conflict(a: Claim, b: Claim) -> str | None:
+    x, y = parse_number(a.value), parse_number(b.value)
+    if x is None or y is None:
+        return "the two sources give different values" if a.value != b.value else None
+    if abs(x - y) <= QUANTITY_TOLERANCE * max(abs(x), abs(y)):
+        return None
+    return "the two sources give figures that differ by more than 25%"
+
+
+def _change_hint(what: str, fa: SourceFacts, fb: SourceFacts) -> str:
+    if fa.published and fb.published and fa.published != fb.published:
+        newer = fa if fa.published > fb.published else fb
+        return (
+            f"the sources disagree on the {what}; the newer one ({newer.site}, "
+            f"{newer.published.isoformat()}) may report a change, so check the project's "
+            "own current statement"
+        )
+    return f"the sources disagree on the {what} and neither is clearly newer"
+
+
+def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> list[Contradiction]:
+    best: dict[tuple, tuple[float, Claim, Claim, str]] = {}
+    for a, b in combinations(claims, 2):
+        note = conflict(a, b, facts[a.source_id], facts[b.source_id])
+        if note is None:
+            continue
+        key = (*_topic(a), frozenset((a.value, b.value)))
+        weight = min(facts[a.source_id].strength, facts[b.source_id].strength)
+        if key not in best or weight > best[key][0]:
+            best[key] = (weight, a, b, note)
+    return [
+        _contradiction(i, a, b, note, facts) for i, (_, a, b, note) in enumerate(best.values(), 1)
+    ]
+
+
+def _contradiction(
+    n: int, a: Claim, b: Claim, note: str, facts: dict[str, SourceFacts]
+) -> Contradiction:
+    fa, fb = facts[a.source_id], facts[b.source_id]
+    text = f"{fa.site} ({fa.kind}) says {a.value}; {fb.site} ({fb.kind}) says {b.value}: {note}."
+    return Contradiction(
+        id=f"x{n:02d}",
+        option=a.option,
+        attribute=a.attribute,
+        dimension=a.dimension,
+        a=ContradictionSide(claim_id=a.id, source_id=a.source_id, quote=a.quote),
+        b=ContradictionSide(claim_id=b.id, source_id=b.source_id, quote=b.quote),
+        note=text,
+    )
+
+
+def find_consensus(claims: list[Claim], facts: dict[str, SourceFacts]) -> list[Consensus]:
+    groups: dict[tuple, list[Claim]] = {}
+    for claim in claims:
+        groups.setdefault((*_topic(claim), claim.value), []).append(claim)
+    found = []
+    for (option, attribute, dimension, value), members in groups.items():
+        sites = sorted({facts[c.source_id].site for c in members})
+        if len(sites) >= 2:
+            found.append(
+                Consensus(
+                    id=f"k{len(found) + 1:02d}",
+                    option=option,
+                    attribute=attribute,
+                    dimension=dimension or members[0].dimension,
+                    value=value,
+                    claim_ids=[c.id for c in members],
+                    source_ids=sorted({c.source_id for c in members}),
+                    sites=sites,
+                )
+            )
+    return found
+
+
+def find_gaps(plan: Plan, claims: list[Claim]) -> list[Gap]:
+    covered = {(c.option, c.dimension) for c in claims}
+    return [
+        Gap(option=o, dimension=d.name, note=f"no claim about {o} on {d.name}")
+        for o in plan.options
+        for d in plan.dimensions
+        if (o, d.name) not in covered
+    ]

@@ -1,0 +1,279 @@
+from __future__ import annotations
+
+from datetime import date
+
+import hypothesis
+from hypothesis import strategies as st
+
+from decisions.assessment import assess, missing_information
+from decisions.scoring import SourceInfo, rank, total
+from research.artifacts import (
+    Assessment,
+    Claim,
+    Contradiction,
+    Crosscheck,
+    Notes,
+    RankedOption,
+    ScoreCell,
+    SourceNotes,
+)
+from research.outcomes import Outcome
+from tests.decisions.test_scoring import (
+    TODAY,
+    contradiction,
+    evidence,
+    fact,
+    matrix,
+    source,
+    stance,
+)
+
+OPTIONS = ["Loamdb", "Tessera"]
+
+# primary, timeliness 100
+OFFICIAL = source("s1", "primary", date(2025, 1, 10), "loamdb.io")
+# comparison, timeliness 60
+REVIEW = source("s2", "comparison", date(2023, 3, 1), "dbreview.com")
+# community, undated, timeliness 50
+FORUM = source("s3", "community", None, "reddit.com")
+# comparison, over 5 years old, timeliness 20
+OLD_REVIEW = source("s4", "comparison", date(2019, 1, 1), "olddb.net")
+SOURCES = {s.source_id: s for s in (OFFICIAL, REVIEW, FORUM, OLD_REVIEW)}
+
+MIT = fact("c1", "Loamdb", "cost", "s1", "licence", "MIT")
+BSL = fact("c2", "Loamdb", "cost", "s2", "licence", "BSL")
+CLAIMS = [
+    MIT,
+    BSL,
+    stance("c3", "Loamdb", "perf", "s2", +1),
+    stance("c4", "Tessera", "perf", "s3", -1),
+    # Tessera's version, agreed by two sites but not tied to a dimension
+    fact("c5", "Tessera", None, "s3", "version", "2.1"),
+    fact("c6", "Tessera", None, "s4", "version", "2.1"),
+]
+CROSSCHECK = Crosscheck(
+    claims=CLAIMS, consensus=[], contradictions=[contradiction(MIT, BSL)], gaps=[]
+)
+CELLS = matrix(OPTIONS, ["perf", "cost"], CLAIMS, SOURCES, CROSSCHECK.contradictions)
+
+
+def ranked(*totals: float | None) -> list[RankedOption]:
+    return [
+        RankedOption(option=f"o{i}", total=t, rank=i + 1, cells_with_evidence=1)
+        for i, t in enumerate(totals)
+    ]
+
+
+def assessed(
+    ranking: list[RankedOption],
+    crosscheck: Crosscheck = CROSSCHECK,
+    cells: list[ScoreCell] | None = None,
+) -> Assessment:
+    return assess(
+        CELLS if cells is None else cells,
+        ranking,
+        crosscheck,
+        SOURCES,
+        verified_quotes=1,
+        total_quotes=2,
+        options=OPTIONS,
+        today=TODAY,
+    )
+
+
+# --- assess -------------------------------------------------------------------------------
+
+
+def test_confidence_is_computed_from_the_four_parts_by_hand() -> None:
+    result = assessed(ranked(70.0, 50.0))
+
+    # coverage      = 80 * 3/4 cells (Tessera x cost is missing) + 20 * 1/2 options with a
+    #                 primary claim (only Loamdb, via s1) = 60 + 10 = 70.0
+    # consistency   = groups with >= 2 sources: (Loamdb, licence, cost) and
+    #                 (Tessera, version, None) = 2; contradicted groups = 1
+    #                 -> 100 * (1 - 1/2) = 50.0
+    # timeliness    = mean over s1..s4 = (100 + 60 + 50 + 20) / 4 = 57.5
+    # verifiability = 100 * 1 primary claim / 6 claims * 1/2 quotes verified = 8.33 -> 8.3
+    # confidence    = 0.35*70 + 0.25*50 + 0.15*57.5 + 0.25*8.3
+    #               = 24.5 + 12.5 + 8.625 + 2.075 = 47.7; the gap is 20, so no penalty
+    assert (result.coverage, result.consistency, result.timeliness, result.verifiability) == (
+        70.0,
+        50.0,
+        57.5,
+        8.3,
+    )
+    assert result.confidence == 47.7
+
+
+def test_a_close_race_lowers_confidence_by_the_margin_penalty() -> None:
+    clear = assessed(ranked(70.0, 50.0))
+    close = assessed(ranked(62.0, 57.9, None))
+
+    # gap = 62.0 - 57.9 = 4.1 -> factor 0.8 + 0.02 * 4.1 = 0.882; 47.7 * 0.882 = 42.07 -> 42.1
+    assert close.confidence == 42.1
+    assert close.confidence < clear.confidence
+
+
+def test_a_single_option_with_a_total_has_no_margin_penalty() -> None:
+    assert assessed(ranked(62.0, None)).confidence == 47.7
+
+
+def test_the_method_states_the_formula_with_the_actual_numbers() -> None:
+    method = assessed(ranked(62.0, 57.9)).method
+
+    assert method == (
+        "confidence = 0.35 x coverage 70.0 + 0.25 x consistency 50.0 + 0.15 x timeliness 57.5"
+        " + 0.25 x verifiability 8.3 = 47.7; the top two options are only 4.1 points apart,"
+        " so it is multiplied by 0.8 + 0.02 x 4.1 = 0.882, giving 42.1."
+    )
+
+
+def test_the_method_says_when_the_margin_is_wide_enough() -> None:
+    method = assessed(ranked(70.0, 50.0)).method
+
+    assert method.endswith(
+        "= 47.7; the top two options are 20.0 points apart, so no margin penalty applies."
+    )
+
+
+def test_confidence_is_zero_without_any_claims() -> None:
+    empty = Crosscheck(claims=[], consensus=[], contradictions=[], gaps=[])
+    cells = matrix(OPTIONS, ["perf", "cost"], [], SOURCES, [])
+
+    result = assessed(ranked(None, None), crosscheck=empty, cells=cells)
+
+    assert result.confidence == 0.0
+    assert (result.coverage, result.timeliness, result.verifiability) == (0.0, 0.0, 0.0)
+    assert "confidence is 0" in result.method
+
+
+def test_consistency_is_sixty_when_nothing_was_corroborated_or_contradicted() -> None:
+    lone = [stance("c1", "Loamdb", "perf", "s1", +1)]
+    crosscheck = Crosscheck(claims=lone, consensus=[], contradictions=[], gaps=[])
+
+    result = assessed(
+        ranked(70.0, None),
+        crosscheck=crosscheck,
+        cells=matrix(OPTIONS, ["perf"], lone, SOURCES, []),
+    )
+
+    assert result.consistency == 60.0
+
+
+def test_verifiability_ignores_the_quote_ratio_when_no_quote_was_checked() -> None:
+    result = assess(
+        CELLS,
+        ranked(70.0, 50.0),
+        CROSSCHECK,
+        SOURCES,
+        verified_quotes=0,
+        total_quotes=0,
+        options=OPTIONS,
+        today=TODAY,
+    )
+
+    # 100 * 1/6 * 1 = 16.67 -> 16.7
+    assert result.verifiability == 16.7
+
+
+@hypothesis.given(evidence(), st.integers(0, 10), st.integers(0, 10))
+def test_every_assessment_part_stays_between_0_and_100(
+    drawn: tuple[list[Claim], dict[str, SourceInfo], list[Contradiction]],
+    verified: int,
+    extra: int,
+) -> None:
+    claims, sources, contradictions = drawn
+    options, dimensions = ["A", "B", "C"], ["perf", "cost", "docs"]
+    cells = matrix(options, dimensions, claims, sources, contradictions)
+    weights = dict.fromkeys(dimensions, 1.0)
+    totals = {o: total([c for c in cells if c.option == o], weights) for o in options}
+    crosscheck = Crosscheck(claims=claims, consensus=[], contradictions=contradictions, gaps=[])
+
+    result = assess(
+        cells, rank(totals, cells), crosscheck, sources, verified, verified + extra, options, TODAY
+    )
+
+    parts = (
+        result.coverage,
+        result.consistency,
+        result.timeliness,
+        result.verifiability,
+        result.confidence,
+    )
+    assert all(0 <= p <= 100 for p in parts)
+
+
+# --- missing_information ------------------------------------------------------------------
+
+
+def test_missing_information_lists_every_gap_in_a_fixed_order() -> None:
+    claims = [*CLAIMS, stance("c7", "Tessera", "cost", "s4", -1)]
+    crosscheck = Crosscheck(
+        claims=claims, consensus=[], contradictions=[contradiction(MIT, BSL)], gaps=[]
+    )
+    cells = matrix(OPTIONS, ["perf", "cost", "docs"], claims, SOURCES, crosscheck.contradictions)
+    notes = Notes(
+        sources=[
+            SourceNotes(source_id="s1", url="https://loamdb.io", status=Outcome.OK),
+            SourceNotes(source_id="s8", url="https://blocked.example", status=Outcome.BLOCKED),
+            SourceNotes(source_id="s9", url="https://slow.example", status=Outcome.TIMEOUT),
+        ]
+    )
+
+    lines = missing_information(cells, crosscheck, SOURCES, notes, OPTIONS, today=TODAY)
+
+    assert lines == [
+        "No evidence on Loamdb x docs",
+        "No evidence on Tessera x docs",
+        "No primary source (official site, repository or specification) for Tessera",
+        "Sources disagree on Loamdb's licence: MIT vs BSL; a primary, current statement would"
+        " settle it",
+        "2 sources could not be read (TIMEOUT: 1, BLOCKED: 1)",
+        "Evidence on Tessera x cost is all older than 3 years (newest 2019-01-01); a current"
+        " source would help",
+    ]
+
+
+def test_a_stance_disagreement_is_shown_in_the_sources_own_words() -> None:
+    fast = stance("c1", "Loamdb", "perf", "s1", +1, quote="Loamdb is fast")
+    slow = stance("c2", "Loamdb", "perf", "s2", -1, quote="Loamdb   crawls under load")
+    crosscheck = Crosscheck(
+        claims=[fast, slow], consensus=[], contradictions=[contradiction(fast, slow)], gaps=[]
+    )
+    cells = matrix(["Loamdb"], ["perf"], [fast, slow], SOURCES, crosscheck.contradictions)
+
+    lines = missing_information(
+        cells, crosscheck, SOURCES, Notes(sources=[]), ["Loamdb"], today=TODAY
+    )
+
+    assert lines == [
+        'Sources disagree on Loamdb\'s perf: "Loamdb is fast" vs "Loamdb crawls'
+        ' under load"; a primary, current statement would settle it'
+    ]
+
+
+def test_undated_or_recent_evidence_is_not_called_stale() -> None:
+    claims = [
+        stance("c1", "Loamdb", "perf", "s4", +1),
+        stance("c2", "Loamdb", "perf", "s3", +1),
+        stance("c3", "Loamdb", "cost", "s1", +1),
+    ]
+    crosscheck = Crosscheck(claims=claims, consensus=[], contradictions=[], gaps=[])
+    cells = matrix(["Loamdb"], ["perf", "cost"], claims, SOURCES, [])
+
+    lines = missing_information(
+        cells, crosscheck, SOURCES, Notes(sources=[]), ["Loamdb"], today=TODAY
+    )
+
+    assert lines == []
+
+
+def test_a_single_unreadable_source_reads_as_singular() -> None:
+    notes = Notes(
+        sources=[SourceNotes(source_id="s9", url="https://x.example", status=Outcome.RATE_LIMITED)]
+    )
+    empty = Crosscheck(claims=[], consensus=[], contradictions=[], gaps=[])
+
+    assert missing_information([], empty, {}, notes, [], today=TODAY) == [
+        "1 source could not be read (RATE_LIMITED: 1)"
+    ]

@@ -1,0 +1,380 @@
+"""The local corpus: a folder of .md/.txt/.html/.pdf files searched offline with FTS5."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from research.outcomes import Outcome
+from research.providers.search import SourceSpecError, build_provider, parse_sources
+from research.providers.search.local import (
+    INDEX_NAME,
+    LocalCorpus,
+    _index_location,
+    iso_date,
+    query_terms,
+    read_document,
+)
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def minimal_pdf(text: str, title: str = "", created: str = "") -> bytes:
+    """A one-page PDF whose content stream draws `text` in Helvetica, with a valid xref."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
+    info = f"<< /Title ({title}) /CreationDate (D:{created}) >>" if title else "<< >>"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        info.encode("latin-1"),
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\n" % (len(objects) + 1)
+    out += b"startxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    write(
+        folder,
+        "quillnote-licence.md",
+        "# Quillnote licensing\n\nQuillnote is released under the AGPL-3.0 licence, which "
+        "carries a real licence risk for closed-source products.\n",
+    )
+    write(
+        folder,
+        "inkpad/overview.txt",
+        "Inkpad overview\n\nInkpad costs 8 dollars per seat and has an active community.\n",
+    )
+    write(
+        folder,
+        "zh/hetu.md",
+        "# 河图引擎许可说明\n\n河图引擎采用 Apache-2.0 许可证，商业使用的法律风险较低。\n"
+        "学习曲线相对较陡，但成本可控。\n",
+    )
+    write(folder, "zh/qingniao.txt", "青鸟流程是一款轻量的工作流引擎，社区活跃度很高。\n")
+    return folder
+
+
+# --- searching ---------------------------------------------------------------------------
+
+
+def test_it_finds_english_documents_and_ranks_the_best_match_first(corpus: Path) -> None:
+    result = LocalCorpus(corpus).search("Quillnote licence risk", 5)
+
+    assert result.outcome is Outcome.OK
+    first = result.hits[0]
+    assert first.title == "Quillnote licensing"
+    assert "licence risk" in first.snippet
+    assert first.local_path == str(corpus / "quillnote-licence.md")
+
+
+def test_a_file_without_a_canonical_url_is_named_by_its_file_uri(corpus: Path) -> None:
+    hit = LocalCorpus(corpus).search("Inkpad seat", 5).hits[0]
+
+    assert hit.url == (corpus / "inkpad" / "overview.txt").as_uri()
+    assert hit.title == "Inkpad overview"
+
+
+def test_it_indexes_files_in_subfolders(corpus: Path) -> None:
+    hits = LocalCorpus(corpus).search("active community", 5).hits
+
+    assert [Path(h.local_path or "").name for h in hits] == ["overview.txt"]
+
+
+def test_it_finds_chinese_text_with_a_three_character_term(corpus: Path) -> None:
+    result = LocalCorpus(corpus).search("许可证", 5)
+
+    assert result.outcome is Outcome.OK
+    assert [Path(h.local_path or "").name for h in result.hits] == ["hetu.md"]
+    assert "许可证" in result.hits[0].snippet
+
+
+def test_it_finds_two_character_chinese_words_that_trigrams_cannot_match(corpus: Path) -> None:
+    hits = LocalCorpus(corpus).search("成本", 5).hits
+
+    assert [Path(h.local_path or "").name for h in hits] == ["hetu.md"]
+
+
+def test_a_chinese_question_matches_on_its_words_not_its_grammar(corpus: Path) -> None:
+    hits = LocalCorpus(corpus).search("青鸟流程和河图引擎哪个好", 5).hits
+
+    assert {Path(h.local_path or "").name for h in hits} == {"hetu.md", "qingniao.txt"}
+
+
+def test_a_short_latin_term_like_go_is_searchable(tmp_path: Path) -> None:
+    write(tmp_path, "go.md", "# Why Go\n\nWe write the relay in Go for its simple deploys.\n")
+    write(tmp_path, "rust.md", "# Why Rust\n\nThe relay could be written in Rust.\n")
+
+    hits = LocalCorpus(tmp_path).search("Go", 5).hits
+
+    assert [h.title for h in hits] == ["Why Go"]
+
+
+def test_it_returns_no_hit_when_nothing_matches(corpus: Path) -> None:
+    result = LocalCorpus(corpus).search("zebrafish xylophone", 5)
+
+    assert result.outcome is Outcome.NO_HIT
+    assert result.hits == []
+
+
+def test_a_query_of_only_stopwords_is_no_hit_not_everything(corpus: Path) -> None:
+    assert LocalCorpus(corpus).search("which of the", 5).outcome is Outcome.NO_HIT
+
+
+def test_it_returns_at_most_limit_hits(tmp_path: Path) -> None:
+    for number in range(6):
+        write(tmp_path, f"note{number}.md", f"# Note {number}\n\nQuillnote sync note {number}.\n")
+
+    assert len(LocalCorpus(tmp_path).search("Quillnote", 4).hits) == 4
+
+
+def test_a_missing_folder_is_unavailable_not_no_hit(tmp_path: Path) -> None:
+    result = LocalCorpus(tmp_path / "gone").search("Quillnote", 5)
+
+    assert result.outcome is Outcome.UNAVAILABLE
+    assert "missing" in result.detail
+
+
+def test_the_query_keeps_meaningful_terms_only() -> None:
+    assert query_terms("Which is better: Node.js or Deno for C++ bindings?") == [
+        "better",
+        "node.js",
+        "deno",
+        "c++",
+        "bindings",
+    ]
+    assert query_terms("河图引擎 许可") == ["河图引擎", "许可"]
+    assert query_terms("社区活跃度") == ["社区", "区活", "活跃", "跃度"]
+
+
+# --- canonical URLs, titles and dates ----------------------------------------------------
+
+
+def test_front_matter_names_the_canonical_url_title_and_date(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "licence.md",
+        "---\nurl: https://quillnote.dev/docs/licence\ntitle: Licence | Quillnote docs\n"
+        "published: 2025-01-02\n---\nQuillnote uses the AGPL.\n",
+    )
+
+    hit = LocalCorpus(tmp_path).search("AGPL", 5).hits[0]
+
+    assert hit.url == "https://quillnote.dev/docs/licence"
+    assert hit.title == "Licence | Quillnote docs"
+    assert hit.published == "2025-01-02"
+    assert hit.local_path == str(tmp_path / "licence.md")
+    assert "url:" not in hit.snippet
+
+
+def test_front_matter_with_a_non_http_url_falls_back_to_the_file_uri(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.txt", "---\nurl: javascript:alert(1)\n---\nQuillnote body\n")
+
+    assert read_document(path).url == path.as_uri()
+
+
+def test_html_names_its_canonical_url_title_and_published_time(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "page.html",
+        """<!doctype html><html><head><meta charset="utf-8">
+        <title>Inkpad pricing</title>
+        <link rel="canonical" href="https://inkpad.app/pricing">
+        <meta property="article:published_time" content="2025-03-04T10:00:00Z">
+        <script>var secret = "Quillnote";</script></head>
+        <body><nav>Home Blog</nav><main><p>Inkpad costs 8 dollars per seat.</p></main></body>
+        </html>""",
+    )
+
+    hit = LocalCorpus(tmp_path).search("Inkpad seat", 5).hits[0]
+
+    assert hit.url == "https://inkpad.app/pricing"
+    assert hit.title == "Inkpad pricing"
+    assert hit.published == "2025-03-04"
+    assert hit.snippet == "Inkpad costs 8 dollars per seat."
+
+
+def test_script_text_is_not_indexed(tmp_path: Path) -> None:
+    write(tmp_path, "p.html", "<html><body><script>Quillnote()</script><p>Inkpad</p></body></html>")
+
+    assert LocalCorpus(tmp_path).search("Quillnote", 5).outcome is Outcome.NO_HIT
+
+
+def test_html_without_meta_date_uses_its_time_element(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "post.htm",
+        '<html><head><title>中文页面</title></head><body><time datetime="2024-11-05">'
+        "11月5日</time><p>河图引擎发布了新版本。</p></body></html>",
+    )
+
+    doc = read_document(path)
+
+    assert (doc.title, doc.published, doc.url) == ("中文页面", "2024-11-05", path.as_uri())
+    assert "河图引擎发布了新版本" in doc.body
+
+
+def test_dates_are_read_in_common_shapes() -> None:
+    assert iso_date("2025/1/2") == "2025-01-02"
+    assert iso_date("2025年1月2日") == "2025-01-02"
+    assert iso_date("2025-02-30") is None
+    assert iso_date("soon") is None
+
+
+# --- PDFs and unreadable files -----------------------------------------------------------
+
+
+def test_pdf_text_is_indexed_with_its_title_and_date(tmp_path: Path) -> None:
+    pdf = minimal_pdf("Quillnote audit found no critical issues", "Quillnote audit", "20250607")
+    (tmp_path / "audit.pdf").write_bytes(pdf)
+
+    result = LocalCorpus(tmp_path).search("Quillnote audit", 5)
+
+    assert result.outcome is Outcome.OK
+    hit = result.hits[0]
+    assert (hit.title, hit.published) == ("Quillnote audit", "2025-06-07")
+    assert "no critical issues" in hit.snippet
+    assert hit.url == (tmp_path / "audit.pdf").as_uri()
+
+
+def test_unreadable_files_are_skipped_and_the_rest_still_searched(tmp_path: Path) -> None:
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a PDF Quillnote")
+    (tmp_path / "empty.html").write_bytes(b"")
+    write(tmp_path, "good.md", "# Good\n\nQuillnote works offline.\n")
+
+    hits = LocalCorpus(tmp_path).search("Quillnote", 5).hits
+
+    assert [h.title for h in hits] == ["Good"]
+
+
+def test_files_of_other_types_are_ignored(tmp_path: Path) -> None:
+    write(tmp_path, "data.csv", "Quillnote,1\n")
+    write(tmp_path, ".hidden/notes.md", "Quillnote hidden\n")
+
+    assert LocalCorpus(tmp_path).search("Quillnote", 5).outcome is Outcome.NO_HIT
+
+
+# --- keeping the index fresh -------------------------------------------------------------
+
+
+def test_the_index_is_stored_in_the_folder_and_reused(corpus: Path) -> None:
+    first = LocalCorpus(corpus)
+    assert first.refresh() == 4
+
+    again = LocalCorpus(corpus)
+    assert again.index_path == corpus / INDEX_NAME
+    assert again.refresh() == 0  # nothing changed: no file is parsed again
+
+
+def test_a_changed_file_is_reindexed_on_the_next_search(corpus: Path) -> None:
+    local = LocalCorpus(corpus)
+    assert local.search("AGPL", 5).outcome is Outcome.OK
+    path = corpus / "quillnote-licence.md"
+    mtime = path.stat().st_mtime_ns
+
+    path.write_text("# Quillnote licensing\n\nQuillnote moved to the MIT licence.\n", "utf-8")
+    os.utime(path, ns=(mtime + 10**9, mtime + 10**9))  # a coarse clock must not hide it
+
+    assert local.search("AGPL", 5).outcome is Outcome.NO_HIT
+    assert local.search("MIT licence", 5).hits[0].title == "Quillnote licensing"
+
+
+def test_a_deleted_file_leaves_the_index(corpus: Path) -> None:
+    local = LocalCorpus(corpus)
+    assert local.search("Inkpad", 5).outcome is Outcome.OK
+
+    (corpus / "inkpad" / "overview.txt").unlink()
+
+    assert local.search("Inkpad", 5).outcome is Outcome.NO_HIT
+
+
+def test_a_new_file_is_found_without_a_manual_rebuild(corpus: Path) -> None:
+    local = LocalCorpus(corpus)
+    assert local.search("Notably", 5).outcome is Outcome.NO_HIT
+
+    write(corpus, "notably.md", "# Notably\n\nNotably syncs through WebDAV.\n")
+
+    assert local.search("Notably", 5).hits[0].title == "Notably"
+
+
+def test_an_index_from_another_schema_version_is_rebuilt(corpus: Path) -> None:
+    with sqlite3.connect(corpus / INDEX_NAME) as conn:
+        conn.execute("CREATE TABLE docs (junk TEXT)")
+        conn.execute("PRAGMA user_version = 999")
+
+    assert LocalCorpus(corpus).search("Quillnote", 5).outcome is Outcome.OK
+
+
+def test_a_read_only_folder_keeps_its_index_in_the_temp_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+
+    location = _index_location(tmp_path)
+
+    assert location.parent != tmp_path
+    assert location.name.startswith("verdict-index-")
+    assert _index_location(tmp_path) == location  # the same folder reuses its index
+
+
+# --- source specs -------------------------------------------------------------------------
+
+
+def test_a_local_spec_builds_a_local_corpus(corpus: Path) -> None:
+    provider = build_provider(f"local:{corpus}")
+
+    assert isinstance(provider, LocalCorpus)
+    assert provider.folder == corpus.resolve()
+    assert provider.search("Quillnote", 3).outcome is Outcome.OK
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("local:", "name the folder"),
+        ("local:/no/such/folder", "does not exist"),
+        ("bing", "unknown kind 'bing'"),
+        ("", "unknown kind ''"),
+    ],
+)
+def test_bad_local_specs_say_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(SourceSpecError, match=message):
+        build_provider(spec)
+
+
+def test_a_file_is_not_a_local_folder(corpus: Path) -> None:
+    with pytest.raises(SourceSpecError, match="is a file, not a folder"):
+        build_provider(f"local:{corpus / 'quillnote-licence.md'}")
+
+
+def test_parse_sources_normalises_and_deduplicates(corpus: Path) -> None:
+    specs = [f"local:{corpus}", f"LOCAL:{corpus}/", "ddgs", " ddgs "]
+
+    assert parse_sources(specs) == [f"local:{corpus}", "ddgs"]
+
+
+def test_parse_sources_needs_at_least_one_source() -> None:
+    with pytest.raises(SourceSpecError, match="no sources"):
+        parse_sources([])
