@@ -4,6 +4,7 @@ of claim pairs written from realistic pages (tests/fixtures/claim_pairs.jsonl)."
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,3 +98,23 @@ def evaluate(path: Path, lang: str | None = None) -> PairScore:
         else:
             score.tn += 1
     return score
+
+
+def report_quotes(run_folder: Path) -> tuple[int, int]:
+    """(verified, total) quotes in a run's report.md, each looked up in the stored text of
+    the source its citation number points to."""
+    from decisions.report import QUOTE
+
+    report = (run_folder / "report.md").read_text(encoding="utf-8")
+    pages = _cited_pages(run_folder, report)
+    matches = QUOTE.findall(report)
+    verified = sum(1 for n, quote in matches if quote in pages.get(int(n), ""))
+    return verified, len(matches)
+
+
+def _cited_pages(run_folder: Path, report: str) -> dict[int, str]:
+    """Map citation numbers to stored text, from the report's own Sources list."""
+    pages = {}
+    for n, page in re.findall(r"^\[(\d+)\] .*stored extract: \[([^\]]+)\]", report, re.M):
+        pages[int(n)] = (run_folder / page).read_text(encoding="utf-8")
+    return pages

@@ -8,8 +8,23 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+
+
+def load_env_file(path: Path) -> None:
+    """Read KEY=VALUE lines from `path` into os.environ, never overriding what is set."""
+    if not path.is_file():
+        return
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ImproperlyConfigured(f"{path}:{number}: expected KEY=VALUE, got {line!r}")
+        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
 
 
 def env_str(name: str, default: str = "") -> str:

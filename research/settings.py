@@ -7,9 +7,18 @@ from pathlib import Path
 
 import dj_database_url
 
-from research.env import env_bool, env_float, env_int, env_list, env_networks, env_str
+from research.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_networks,
+    env_str,
+    load_env_file,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+load_env_file(BASE_DIR / ".env")
 VAR_DIR = BASE_DIR / "var"  # local state that is not source: test database, Redis data
 VAR_DIR.mkdir(exist_ok=True)
 
@@ -86,7 +95,7 @@ LOGIN_URL = "/admin/login/"
 
 # --- Verdict -----------------------------------------------------------------------------
 
-RUNS_DIR = Path(env_str("RUNS_DIR", str(BASE_DIR / "runs"))).resolve()
+RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
 
 # Pipeline limits (DESIGN section 1).

@@ -73,7 +73,16 @@ def _overlaps_known(found: dict[str, int], start: int, sentence: str) -> bool:
     return any(abs(start - pos) <= 1 for pos in found.values())
 
 
+_HYPOTHETICAL = re.compile(
+    r"\b(?:will|would|could|might|if|converts? to|after which|unless)\b|"
+    r"将会|如果|若",
+    re.I,
+)
+
+
 def licence_fact(sentence: str) -> Fact | None:
+    if _HYPOTHETICAL.search(sentence) and not _TRANSITION.search(sentence):
+        return None  # "converts to Apache-2.0 after four years" is not today's licence
     named = licences(sentence)
     if not named or not (_LICENCE_CONTEXT.search(sentence) or len(named) == 1):
         return None

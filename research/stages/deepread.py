@@ -35,7 +35,12 @@ class DeepRead:
 def deep_read(
     plan: Plan, filtered: Filtered, fetcher: Fetcher, ctx: StageContext, workers: int = 8
 ) -> DeepRead:
-    chosen = filtered.kept[: plan.limits.max_pages]
+    chosen = choose_pages(filtered.kept, plan.options, plan.limits.max_pages)
+    ctx.record(
+        "pages_chosen",
+        ids=[c.id for c in chosen],
+        reason="best-scored pages, taken in turn for each option so none is left out",
+    )
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
         results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
     _mark_syndicated_copies(results)
@@ -56,6 +61,21 @@ def deep_read(
             chars=notes.chars,
         )
     return DeepRead(notes=Notes(sources=[n for n, _ in results]), pages=pages)
+
+
+def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> list[KeptCandidate]:
+    """Take the best page about each option in turn (then pages about several), so a
+    well-documented option cannot use up the whole reading budget."""
+    buckets: dict[str | None, list[KeptCandidate]] = {}
+    for cand in kept:  # already in score order
+        buckets.setdefault(_page_option(f"{cand.title} {cand.snippet}", options), []).append(cand)
+    order = [*(o for o in options if o in buckets), *([None] if None in buckets else [])]
+    chosen: list[KeptCandidate] = []
+    while len(chosen) < min(limit, len(kept)):
+        for key in order:
+            if buckets[key] and len(chosen) < limit:
+                chosen.append(buckets[key].pop(0))
+    return sorted(chosen, key=kept.index)
 
 
 SYNDICATED = 0.8  # share of word shingles two pages must share to count as one text

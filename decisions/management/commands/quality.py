@@ -1,0 +1,69 @@
+"""`python manage.py quality`: how well Verdict tells agreement from contradiction, and
+whether every quote in its reports can be found in the source it cites."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+from decisions.quality import evaluate, report_quotes
+from research.models import Run
+
+FIXTURES = Path(settings.BASE_DIR) / "tests" / "fixtures"
+QUESTIONS = [
+    (
+        "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera",
+        ["licence risk:0.4", "maintenance activity:0.35", "customisation cost:0.25"],
+        "notes_en",
+    ),
+    ("青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？", [], "notes_zh"),
+]
+
+
+class Command(BaseCommand):
+    help = "Measure contradiction detection and report quote verification."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--pairs", default=str(FIXTURES / "claim_pairs.jsonl"))
+        parser.add_argument("--misses", action="store_true", help="list every miss")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        self.stdout.write("Contradiction detection on labelled claim pairs:")
+        for label, lang in (("all", None), ("English", "en"), ("Chinese", "zh")):
+            s = evaluate(Path(opts["pairs"]), lang)
+            self.stdout.write(
+                f"  {label:<8} pairs {s.tp + s.fp + s.fn + s.tn:3d} | precision "
+                f"{s.precision:.2f} | recall {s.recall:.2f} | "
+                f"tp {s.tp} fp {s.fp} fn {s.fn} tn {s.tn}"
+            )
+            if opts["misses"] and lang is None:
+                for miss in s.misses:
+                    self.stdout.write(f"    {miss}")
+        self.stdout.write("Report quotes verified against stored sources:")
+        with tempfile.TemporaryDirectory() as tmp:
+            settings.RUNS_DIR = Path(tmp)
+            for question, dims, corpus in QUESTIONS:
+                self._report_figures(question, dims, corpus)
+
+    def _report_figures(self, question: str, dims: list[str], corpus: str) -> None:
+        before = set(Run.objects.values_list("pk", flat=True))
+        call_command(
+            "research",
+            question,
+            *[f"--dimension={d}" for d in dims],
+            f"--source=local:{FIXTURES / 'corpus' / corpus}",
+            stdout=io.StringIO(),
+        )
+        run = Run.objects.exclude(pk__in=before).get()
+        try:
+            verified, total = report_quotes(settings.RUNS_DIR / run.run_id)
+        finally:
+            run.delete()
+        share = verified / total if total else 0.0
+        self.stdout.write(f"  {corpus:<9} {verified}/{total} quotes found verbatim ({share:.0%})")
