@@ -34,7 +34,7 @@ LICENCE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("GPL-3.0", re.compile(r"(?<![AL])\bGPL(?:[- ]?v?3(?:\.0)?)?\b|GNU General Public", re.I)),
     (
         "Apache-2.0",
-        re.compile(r"\bApache(?:[- ]License)?(?:,?\s*(?:Version|v)?\s*2(?:\.0)?)?\b", re.I),
+        re.compile(r"\bApache(?:[- ]License)?(?:[,\s-]*(?:Version|v)?\s*2(?:\.0)?)?\b", re.I),
     ),
     ("MIT", re.compile(r"\bMIT(?=[\s-]*(?:licen[cs]|许可|协议|授权|$|[\s,.;)，。]))")),
     ("BSD", re.compile(r"\bBSD(?:[- ][0-9]-Clause)?\b", re.I)),
@@ -59,6 +59,11 @@ _TRANSITION = re.compile(
 )
 
 
+def _hypothetical(clause: str) -> bool:
+    """ "after which it converts to Apache-2.0" is not today's licence."""
+    return bool(_HYPOTHETICAL.search(clause)) and not _TRANSITION.search(clause)
+
+
 def licences(sentence: str) -> list[tuple[int, str]]:
     found: dict[str, int] = {}
     for name, pattern in LICENCE_PATTERNS:
@@ -81,8 +86,7 @@ _HYPOTHETICAL = re.compile(
 
 
 def licence_fact(sentence: str) -> Fact | None:
-    if _HYPOTHETICAL.search(sentence) and not _TRANSITION.search(sentence):
-        return None  # "converts to Apache-2.0 after four years" is not today's licence
+    sentence = " , ".join(c for c in _CLAUSE.split(sentence) if not _hypothetical(c))
     named = licences(sentence)
     if not named or not (_LICENCE_CONTEXT.search(sentence) or len(named) == 1):
         return None
@@ -164,13 +168,19 @@ _LAST_COMMIT = re.compile(
 )
 
 
+_PRERELEASE = re.compile(
+    r"\b(?:beta|alpha|rc\d*|release candidate|preview|nightly|canary)\b|测试版|预览版|内测|公测",
+    re.I,
+)
 _SERIES = re.compile(r"\b\d+\.x\b|\b(?:line|series|branch)\b|系列|分支", re.I)
 _RELEASED_ON = re.compile(
     r"(?:released|published|came out|shipped|tagged|发布|推出|上线)"
     r"[^.;。；]{0,30}$",
     re.I,
 )
-_RELEASED_AFTER = re.compile(r"^\s*(?:的)?\s*(?:正式)?(?:发布|推出|上线)")
+_RELEASED_AFTER = re.compile(
+    r"^[^，。；,.;]{0,8}?(?:发布|推出|上线|released|came out|shipped)", re.I
+)
 
 
 _CLAUSE = re.compile(r"[;；，,。]|\bbut\b|\bwhile\b|\bwhereas\b", re.I)
@@ -189,24 +199,49 @@ def version_fact(sentence: str) -> Fact | None:
         if _LATEST.search(clause)
         for v in re.findall(_VERSION, clause)
     }
-    if len(found) != 1:
-        return None  # none, or several: which is the latest is not stated plainly
+    found = {normalise_version(v) for v in found}
+    if len(found) != 1 or _PRERELEASE.search(sentence):
+        return None  # none, several, or a beta: which release is current is not plain
     return Fact("latest_version", "fact", found.pop(), 0)
 
 
+def normalise_version(version: str) -> str:
+    """2.7 and 2.7.0 name one release."""
+    parts = version.lstrip("v").split(".")
+    while len(parts) > 2 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
+
+
 def date_facts(sentence: str) -> list[Fact]:
-    dates = [_iso(m) for m in _DATE.finditer(sentence)]
+    dates = [_iso(m) for m in _DATE.finditer(sentence)] + _cn_dates(sentence)
     if len(dates) != 1:
         return []
     if _LAST_COMMIT.search(sentence):
         return [Fact("last_commit", "fact", dates[0], 0)]
     versions = re.findall(_VERSION, sentence)
-    match = _DATE.search(sentence)
+    match = _DATE.search(sentence) or _CN_DATE.search(sentence)
     before = sentence[: match.start()] if match else ""
     after = sentence[match.end() :] if match else ""
     if len(set(versions)) == 1 and (_RELEASED_ON.search(before) or _RELEASED_AFTER.search(after)):
         return [Fact(f"release_date {versions[0]}", "fact", dates[0], 0)]
     return []
+
+
+_CN_DATE = re.compile(
+    r"([〇零一二三四五六七八九]{4})\s*年\s*([一二三四五六七八九十]{1,3})\s*月"
+    r"(?:\s*([一二三四五六七八九十]{1,3})\s*[日号])?"
+)
+
+
+def _cn_dates(sentence: str) -> list[str]:
+    """二〇二二年十一月 -> 2022-11."""
+    dates = []
+    for year, month, day in _CN_DATE.findall(sentence):
+        digits = "".join(str(_CN_DIGITS[c]) for c in year)
+        iso = f"{digits}-{int(_chinese_number(month) or 0):02d}"
+        dates.append(iso + (f"-{int(_chinese_number(day) or 0):02d}" if day else ""))
+    return dates
 
 
 def _iso(match: re.Match[str]) -> str:
@@ -223,14 +258,35 @@ def _iso(match: re.Match[str]) -> str:
 
 # --- quantities ---------------------------------------------------------------------------
 
-_WORD_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = ("_ _ twenty thirty forty fifty sixty seventy eighty ninety").split()
+_WORD_NUMBERS = {w: n for n, w in enumerate(_UNITS)} | {
+    w: 10 * n for n, w in enumerate(_TENS) if n >= 2
 }
+_UNDER_100 = (
+    r"(?:(?:"
+    + "|".join(_TENS[2:])
+    + r")(?:[- ](?:"
+    + "|".join(_UNITS[1:10])
+    + r"))?|"
+    + "|".join(sorted(_UNITS, key=len, reverse=True))
+    + r")"
+)
+_WORDS = (
+    r"(?:(?:"
+    + "|".join(_UNITS[1:10])
+    + r")\s+hundred(?:\s+(?:and\s+)?"
+    + _UNDER_100
+    + r")?|"
+    + _UNDER_100
+    + r")"
+)
 _CN_DIGITS = {
     "零": 0,
+    "〇": 0,
     "一": 1,
     "二": 2,
     "两": 2,
@@ -243,7 +299,7 @@ _CN_DIGITS = {
     "九": 9,
 }
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_NUMBER = r"(\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千]+|" + "|".join(_WORD_NUMBERS) + r")"
+_NUMBER = r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万]+|\b" + _WORDS + r"\b)"
 _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "core team",
@@ -259,7 +315,10 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "contributors",
         re.compile(
-            _NUMBER + r"\+?\s*(?:active\s+)?(?:contributors|位贡献者|名贡献者)"
+            _NUMBER
+            + r"\+?\s*(?:active\s+)?(?:contributors|位贡献者|名贡献者)|"
+            + _NUMBER
+            + r"\s+(?:people|developers|engineers)\s+(?:\w+\s+){0,3}contribut"
             r"|贡献者[^，。]{0,6}?" + _NUMBER + r"\s*[人位名]",
             re.I,
         ),
@@ -270,7 +329,7 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
             _NUMBER + r"\s*(k)?\s*(?:GitHub\s+)?stars|" + _NUMBER + r"\s*(k)?\s*(?:颗)?星", re.I
         ),
     ),
-    ("size (MB)", re.compile(_NUMBER + r"\s*(?:MB|megabytes)\b", re.I)),
+    ("size (MB)", re.compile(_NUMBER + r"\s*(?:MB|megabytes|兆)", re.I)),
     ("latency (ms)", re.compile(_NUMBER + r"\s*(?:ms|milliseconds|毫秒)", re.I)),
     (
         "yearly price",
@@ -280,7 +339,7 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
             + r"\s*(万)?元|"
             + _NUMBER
             + r"\s*(万)?元\s*(?:/年|每年|一年)|"
-            r"\$\s?" + _NUMBER + r"(k)?\s*(?:per|a|/)\s*year",
+            r"\$\s?" + _NUMBER + r"(k)?\s*(?:(?:per|a|/)\s*(?:year|yr)|annually|per annum)",
             re.I,
         ),
     ),
@@ -299,6 +358,9 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+_PERCENTILE = re.compile(r"\b(?:p\d{2,3}(?:\.\d+)?|median|mean|average|tail)\b|中位数|平均", re.I)
+
+
 def quantity_facts(sentence: str) -> list[Fact]:
     facts = []
     for attribute, pattern in _QUANTITIES:
@@ -307,8 +369,16 @@ def quantity_facts(sentence: str) -> list[Fact]:
             continue
         value = _quantity(match)
         if value is not None:
-            facts.append(Fact(attribute, "fact", _format_number(value), 0))
+            facts.append(Fact(_qualified(attribute, sentence), "fact", _format_number(value), 0))
     return facts
+
+
+def _qualified(attribute: str, sentence: str) -> str:
+    """p50 and p99 latency are different measures, not conflicting values of one."""
+    if attribute != "latency (ms)":
+        return attribute
+    match = _PERCENTILE.search(sentence)
+    return f"latency (ms, {match.group(0).lower()})" if match else attribute
 
 
 def _quantity(match: re.Match[str]) -> float | None:
@@ -325,26 +395,42 @@ def _quantity(match: re.Match[str]) -> float | None:
 
 
 def parse_number(text: str) -> float | None:
-    text = text.replace(",", "")
-    if text.lower() in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[text.lower()])
+    """Read 1,200 / 2.5 / forty-eight / three hundred and ten / 两万九千八百."""
+    text = text.replace(",", "").strip()
     try:
         return float(text)
     except ValueError:
-        return _chinese_number(text)
+        pass
+    words = re.split(r"[\s-]+", text.lower())
+    if all(w in _WORD_NUMBERS or w in ("hundred", "and") for w in words):
+        return float(_english_number(words))
+    return _chinese_number(text)
+
+
+def _english_number(words: list[str]) -> int:
+    total = 0
+    for word in words:
+        if word == "hundred":
+            total *= 100
+        elif word != "and":
+            total += _WORD_NUMBERS[word]
+    return total
 
 
 def _chinese_number(text: str) -> float | None:
-    total, digit = 0, 0
+    total, section, digit = 0, 0, 0
     for char in text:
         if char in _CN_DIGITS:
             digit = _CN_DIGITS[char]
         elif char in _CN_UNITS:
-            total += (digit or 1) * _CN_UNITS[char]
+            section += (digit or 1) * _CN_UNITS[char]
             digit = 0
+        elif char == "万":
+            total += (section + digit) * 10_000
+            section, digit = 0, 0
         else:
             return None
-    return float(total + digit)
+    return float(total + section + digit)
 
 
 def _format_number(value: float) -> str:
@@ -420,6 +506,9 @@ _POSITIVE = (
     "方便",
     "热闹",
     "及时",
+    "safe",
+    "safe pick",
+    "refreshingly",
 )
 _NEGATIVE = (
     "hard",
@@ -486,6 +575,13 @@ _NEGATIVE = (
     "没人理",
     "不友好",
     "吃力",
+    "brutal",
+    "wary",
+    "punishing",
+    "nightmare",
+    "陡",
+    "做不出",
+    "做不到",
 )
 _LOW_HIGH = re.compile(
     r"\b(low|lower|minimal|negligible|high|higher|significant)\s+(?:\w+\s+)?"
@@ -495,7 +591,7 @@ _LOW_HIGH = re.compile(
     re.I,
 )
 _NEGATOR = re.compile(
-    r"\b(?:not|never|hardly|isn't|aren't|wasn't|no)\b(?:\s+[\w']+){0,4}\s*$|"
+    r"\b(?:not|never|hardly|isn't|aren't|wasn't|no|nothing)\b(?:\s+[\w']+){0,4}\s*$|"
     r"不$|没有$|并不$",
     re.I,
 )

@@ -21,6 +21,7 @@ from research.artifacts import (
 from research.stages.claims import LICENCE_PATTERNS, extract, parse_number
 from research.stages.context import StageContext
 from research.stages.sourcekind import classify
+from research.stages.text import contains_term
 from research.stages.urls import registrable_domain
 
 COMPARABLE_STRENGTH = 30  # stances only contradict when their sources weigh about the same
@@ -140,7 +141,7 @@ def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None
     return _quantity_conflict(a, b)
 
 
-_VERSIONS = re.compile(r"\b\d+\.(?:\d+|x)(?:\.\d+)?\b")
+_VERSIONS = re.compile(r"(?<![\w.-])\d+\.(?:\d+|x)(?:\.\d+)?\b")
 _YEARS = re.compile(r"\b20\d\d\b|(?<!\d)20\d\d(?=\s*年)")
 
 
@@ -190,7 +191,10 @@ def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> l
         if note is None:
             continue
         key = (*_topic(a), frozenset((a.value, b.value)))
-        weight = min(facts[a.source_id].strength, facts[b.source_id].strength)
+        # The strongest pair stands for the conflict; between equals, quotes that name the
+        # option read best on their own.
+        named = sum(contains_term(c.quote, c.option) for c in (a, b))
+        weight = min(facts[a.source_id].strength, facts[b.source_id].strength) + named
         if key not in best or weight > best[key][0]:
             best[key] = (weight, a, b, note)
     return [

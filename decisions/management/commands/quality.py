@@ -16,6 +16,7 @@ from decisions.quality import evaluate, report_quotes
 from research.models import Run
 
 FIXTURES = Path(settings.BASE_DIR) / "tests" / "fixtures"
+PAIR_SETS = [FIXTURES / "claim_pairs.jsonl", FIXTURES / "claim_pairs_holdout.jsonl"]
 QUESTIONS = [
     (
         "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera",
@@ -30,26 +31,36 @@ class Command(BaseCommand):
     help = "Measure contradiction detection and report quote verification."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--pairs", default=str(FIXTURES / "claim_pairs.jsonl"))
+        parser.add_argument(
+            "--pairs",
+            action="append",
+            metavar="JSONL",
+            help="labelled pairs (repeat); default: the development and "
+            "the second (later-written) set in tests/fixtures",
+        )
         parser.add_argument("--misses", action="store_true", help="list every miss")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        self.stdout.write("Contradiction detection on labelled claim pairs:")
-        for label, lang in (("all", None), ("English", "en"), ("Chinese", "zh")):
-            s = evaluate(Path(opts["pairs"]), lang)
-            self.stdout.write(
-                f"  {label:<8} pairs {s.tp + s.fp + s.fn + s.tn:3d} | precision "
-                f"{s.precision:.2f} | recall {s.recall:.2f} | "
-                f"tp {s.tp} fp {s.fp} fn {s.fn} tn {s.tn}"
-            )
-            if opts["misses"] and lang is None:
-                for miss in s.misses:
-                    self.stdout.write(f"    {miss}")
+        for pairs in opts["pairs"] or [str(p) for p in PAIR_SETS]:
+            self._pair_figures(Path(pairs), opts["misses"])
         self.stdout.write("Report quotes verified against stored sources:")
         with tempfile.TemporaryDirectory() as tmp:
             settings.RUNS_DIR = Path(tmp)
             for question, dims, corpus in QUESTIONS:
                 self._report_figures(question, dims, corpus)
+
+    def _pair_figures(self, pairs: Path, misses: bool) -> None:
+        self.stdout.write(f"Contradiction detection on {pairs.name}:")
+        for label, lang in (("all", None), ("English", "en"), ("Chinese", "zh")):
+            s = evaluate(pairs, lang)
+            self.stdout.write(
+                f"  {label:<8} pairs {s.tp + s.fp + s.fn + s.tn:3d} | precision "
+                f"{s.precision:.2f} | recall {s.recall:.2f} | "
+                f"tp {s.tp} fp {s.fp} fn {s.fn} tn {s.tn}"
+            )
+            if misses and lang is None:
+                for miss in s.misses:
+                    self.stdout.write(f"    {miss}")
 
     def _report_figures(self, question: str, dims: list[str], corpus: str) -> None:
         before = set(Run.objects.values_list("pk", flat=True))
