@@ -125,8 +125,7 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     result = deep_read(
         plan, filtered, HttpFetcher.from_settings(), ctx, workers=settings.FETCH_CONCURRENCY
     )
-    for source_id, text in result.pages.items():
-        store.write_text(f"round_3_pages/{source_id}.md", text)
+    store.write_texts({f"round_3_pages/{sid}.md": text for sid, text in result.pages.items()})
     store.write_json(NOTES, result.notes)
     store.write_text(NOTES_MD, notes_markdown(result.notes))
     ok = result.notes.ok_sources()

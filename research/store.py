@@ -118,6 +118,22 @@ class RunStore:
     def write_text(self, name: str, text: str) -> None:
         self.write_bytes(name, text.encode("utf-8"))
 
+    def write_texts(self, files: dict[str, str]) -> None:
+        """Write several artifacts, then record them in the manifest in one update."""
+        entries = []
+        for name, text in files.items():
+            data = text.encode("utf-8")
+            path = self.artifact_path(name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, data)
+            entries.append((name, len(data), hashlib.sha256(data).hexdigest()))
+
+        def record(index: dict[str, Any]) -> None:
+            for entry in entries:
+                _record_artifact(index, *entry)
+
+        self.update_index(record)
+
     def write_json(self, name: str, payload: Any) -> None:
         self.write_bytes(name, dumps(payload))
 

@@ -7,6 +7,8 @@ ends in an Outcome: nothing here raises for network trouble.
 
 from __future__ import annotations
 
+import functools
+import ssl
 import threading
 import time
 from collections.abc import Iterable
@@ -70,7 +72,7 @@ class HttpFetcher:
         self._robots_lock = threading.Lock()
         # Building an SSL context costs ~50 ms; one shared context keeps a client per
         # attempt cheap (SSLContext is safe to share between threads).
-        self._ssl_context = httpx.create_ssl_context()
+        self._ssl_context = _shared_ssl_context()
 
     @classmethod
     def from_settings(cls) -> HttpFetcher:
@@ -256,3 +258,9 @@ def _failure(url: str, outcome: Outcome, detail: str) -> FetchResult:
 
 def _describe(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+@functools.cache
+def _shared_ssl_context() -> ssl.SSLContext:
+    # Loading the CA bundle takes ~50 ms; one context per process serves every fetcher.
+    return httpx.create_ssl_context()

@@ -6,6 +6,8 @@ known concept its words touch, so "customisation cost" also hears "plugin" and "
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from research.stages.text import STOPWORDS, has_cjk, terms
 
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -292,14 +294,15 @@ def concepts_for(dimension: str) -> list[str]:
     return found
 
 
-def keywords_for(dimension: str) -> list[str]:
+@lru_cache(maxsize=256)
+def keywords_for(dimension: str) -> tuple[str, ...]:
     """Words whose presence in a sentence suggests it speaks to this dimension."""
     words: list[str] = [w for w in dimension.lower().split() if w not in STOPWORDS]
     for concept in concepts_for(dimension):
         words.extend(CONCEPTS[concept])
     if has_cjk(dimension):
         words.append(dimension)
-    return list(dict.fromkeys(w for w in words if w))
+    return tuple(dict.fromkeys(w for w in words if w))
 
 
 def _cjk_words(text: str) -> list[str]:

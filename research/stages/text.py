@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
@@ -52,5 +53,11 @@ def contains_term(text: str, term: str) -> bool:
     Latin terms, substring match for CJK."""
     if has_cjk(term):
         return term in text
-    pattern = r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?:s|es|ed|d|ing)?(?![A-Za-z0-9])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return term_pattern(term).search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def term_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?:s|es|ed|d|ing)?(?![A-Za-z0-9])", re.I
+    )

@@ -22,6 +22,24 @@ from research.models import Run
 
 OPTIONS = ("Alderstream", "Brightwell")
 TOPICS = ("licence", "maintenance", "cost")
+ANGLES = (
+    "review",
+    "field notes",
+    "migration diary",
+    "postmortem",
+    "FAQ",
+    "deep dive",
+    "benchmark write-up",
+    "buyer's guide",
+    "teardown",
+    "retrospective",
+    "primer",
+    "audit",
+)
+
+
+def page_title(n: int) -> str:
+    return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]} #{n}"
 
 
 def page_html(n: int) -> str:
@@ -55,6 +73,9 @@ class Command(BaseCommand):
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 self._configure(Path(tmp), pages)
+                # A worker pays one-off costs (CA bundle, imports) once, not per run; a
+                # discarded first run keeps them out of the figures.
+                self._time_run(web, workers)
                 parallel = self._time_run(web, workers)
                 sequential = self._time_run(web, 1)
         finally:
@@ -69,8 +90,8 @@ class Command(BaseCommand):
             return [
                 {
                     "url": u,
-                    "title": f"{OPTIONS[n % 2]} {TOPICS[n % 3]} review {n}",
-                    "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]} and release notes",
+                    "title": page_title(n),
+                    "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]}: notes from page {n}",
                     "publishedDate": "2026-06-01",
                 }
                 for n, u in enumerate(urls)

@@ -1,0 +1,266 @@
+"""Whole runs in-process through research.pipeline and research.steps (no Celery)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research.artifacts import STAGES
+from research.models import Run
+from research.outcomes import Outcome
+from research.store import RunStore
+from tests.testweb import TestWeb
+
+pytestmark = pytest.mark.django_db
+
+CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "notes_en"
+QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
+# Run files that are not artifacts: the manifest, the log and the lock files.
+BOOKKEEPING = {"index.json", "log.jsonl", ".lock", ".index.lock"}
+
+
+def new_run(
+    question: str = QUESTION,
+    *,
+    sources: list[str] | None = None,
+    options: list[str] | None = None,
+    dimensions: list[dict] | None = None,
+    limits: dict | None = None,
+) -> Run:
+    return services.create_run(
+        question=question,
+        options=options or [],
+        dimensions=dimensions or [],
+        preset="",
+        sources=sources or [f"local:{CORPUS}"],
+        limits=limits or {},
+    )
+
+
+def drive(run_id: str) -> list[pipeline.StageResult]:
+    """What the CLI does: run from the first unfinished stage to the end."""
+    results = []
+    stage = pipeline.first_unfinished(run_id)
+    while stage is not None:
+        results.append(pipeline.execute_stage(run_id, stage))
+        stage = pipeline.next_stage(stage)
+    pipeline.finish_run(run_id, STAGES[-1])
+    return results
+
+
+def attempts(store: RunStore) -> dict[str, int]:
+    return {s: e["attempts"] for s, e in store.index()["stages"].items()}
+
+
+def events(store: RunStore, name: str) -> list[dict]:
+    return [e for e in store.read_log() if e["event"] == name]
+
+
+@pytest.fixture
+def finished_store() -> RunStore:
+    # "overnight proofing" pulls the corpus's bread recipe in as an off-topic candidate,
+    # and a low cut drops more, so the filter has two kinds of drop to explain.
+    run = new_run(
+        dimensions=[
+            {"name": "cost", "weight": 2},
+            {"name": "extensibility", "weight": 1},
+            {"name": "overnight proofing", "weight": 1},
+        ],
+        limits={"max_kept": 8},
+    )
+    drive(run.run_id)
+    return services.store_for(run.run_id)
+
+
+# --- idempotence and re-runs --------------------------------------------------------------
+
+
+def test_a_stage_whose_valid_output_exists_is_skipped_on_a_rerun(finished_store):
+    store = finished_store
+    before = store.read_bytes("round_2_filtered.json")
+    result = pipeline.execute_stage(store.run_id, "filter")
+    assert result.status == "skipped"
+    assert store.read_bytes("round_2_filtered.json") == before
+    assert events(store, "stage_skipped")[-1]["stage"] == "filter"
+    assert attempts(store)["filter"] == 1
+
+
+def test_a_tampered_output_makes_its_stage_run_again(finished_store):
+    store = finished_store
+    path = store.artifact_path("round_2_filtered.json")
+    path.write_text(path.read_text(encoding="utf-8").replace('"kept"', '"kept" '), "utf-8")
+    assert pipeline.first_unfinished(store.run_id) == "filter"
+    result = pipeline.execute_stage(store.run_id, "filter")
+    assert result.status == "done"
+    assert attempts(store)["filter"] == 2
+    assert store.is_valid("round_2_filtered.json")
+
+
+def test_resetting_from_filter_reruns_every_later_stage_but_not_retrieve(finished_store):
+    store = finished_store
+    pipeline.reset_from(store.run_id, "filter")
+    results = drive(store.run_id)
+    assert [r.stage for r in results] == ["filter", "deepread", "crosscheck", "decide"]
+    assert {r.status for r in results} == {"done"}
+    assert attempts(store) == {
+        "retrieve": 1,
+        "filter": 2,
+        "deepread": 2,
+        "crosscheck": 2,
+        "decide": 2,
+    }
+    assert events(store, "rerun_requested")[-1]["from_stage"] == "filter"
+
+
+# --- failure ------------------------------------------------------------------------------
+
+
+def test_a_question_without_two_options_fails_the_run_with_a_readable_reason():
+    run = new_run("What should we use for syncing our notes app?")
+    with pytest.raises(pipeline.StageError, match="at least two options"):
+        pipeline.execute_stage(run.run_id, "retrieve")
+    store = services.store_for(run.run_id)
+    entry = store.index()["stages"]["retrieve"]
+    assert entry["status"] == "failed"
+    assert "at least two options" in entry["error"]
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert run.error.startswith("retrieve: name at least two options")
+    assert run.stages.get(stage="retrieve").status == "failed"
+    assert events(store, "stage_failed")[0]["error"] == entry["error"]
+
+
+# --- replan -------------------------------------------------------------------------------
+
+NARROW = [
+    ("https://alderstream.example/docs/licence", "Alderstream licence", "MIT licensed."),
+    ("https://brightwell.example/docs/licence", "Brightwell licence", "Apache-2.0 licensed."),
+]
+BROAD = [
+    (
+        "https://reviews.example/alderstream-pros-and-cons",
+        "Alderstream pros and cons after a year in production",
+        "What went well and what hurt when we ran Alderstream for our team.",
+    ),
+    (
+        "https://blog.example/brightwell-review",
+        "Brightwell review: the good, the bad and the licence",
+        "A long look at Brightwell, its maintainers and its release cadence.",
+    ),
+    (
+        "https://compare.example/alderstream-vs-brightwell",
+        "Alderstream vs Brightwell: a practical comparison",
+        "Benchmarks, licences and community size side by side for both engines.",
+    ),
+    (
+        "https://forum.example/t/moving-from-brightwell-to-alderstream",
+        "Why we moved from Brightwell to Alderstream",
+        "Our migration story, including the parts of the move that took longest.",
+    ),
+]
+
+
+def searxng_results(query: str) -> list[dict]:
+    """Two relevant hits for any query, and more only for the broadened ones."""
+    broadened = query.endswith("pros and cons") or query == "Alderstream vs Brightwell"
+    hits = NARROW + (BROAD if broadened else [])
+    return [{"url": u, "title": t, "content": c} for u, t, c in hits]
+
+
+def test_too_few_kept_sources_make_filter_replan_with_broader_queries(testweb: TestWeb):
+    base = testweb.add_searxng(searxng_results)
+    run = new_run(
+        "Choose between Alderstream and Brightwell for our sync layer",
+        sources=[f"searxng:{base}"],
+        dimensions=[{"name": "licence risk", "weight": 1}],
+    )
+    pipeline.execute_stage(run.run_id, "retrieve")
+    store = services.store_for(run.run_id)
+    assert len(store.read_json("round_1_candidates.json")["candidates"]) == 2
+
+    result = pipeline.execute_stage(run.run_id, "filter")
+
+    assert result.counts["replans"] == 1
+    replans = store.index()["replans"]
+    assert len(replans) == 1
+    assert "fewer than 3" in replans[0]["reason"]
+    assert "Alderstream pros and cons" in replans[0]["queries"]
+    assert events(store, "replan")[0]["reason"] == replans[0]["reason"]
+    assert store.read_json("round_0_plan.json")["broadened"] is True
+    kept = {k["url"] for k in store.read_json("round_2_filtered.json")["kept"]}
+    assert kept == {u for u, _, _ in NARROW + BROAD}
+    assert store.is_valid("round_0_plan.json") and store.is_valid("round_1_candidates.json")
+
+
+# --- artifacts and the log ----------------------------------------------------------------
+
+
+def test_every_artifact_of_a_full_run_matches_its_recorded_size_and_sha256(finished_store):
+    store = finished_store
+    listed = store.index()["artifacts"]
+    assert {a["name"] for a in listed} >= {
+        "round_0_plan.json",
+        "round_1_candidates.json",
+        "round_2_filtered.json",
+        "round_3_notes.json",
+        "round_3_notes.md",
+        "round_4_crosscheck.json",
+        "round_5_decision.json",
+        "report.md",
+    }
+    for entry in listed:
+        data = store.read_bytes(entry["name"])
+        assert len(data) == entry["bytes"], entry["name"]
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
+    on_disk = {
+        p.relative_to(store.path).as_posix()
+        for p in store.path.rglob("*")
+        if p.is_file() and p.name not in BOOKKEEPING
+    }
+    assert on_disk == {a["name"] for a in listed}
+
+
+def test_the_log_explains_every_dropped_candidate(finished_store):
+    store = finished_store
+    dropped = store.read_json("round_2_filtered.json")["dropped"]
+    reasons = {d["reason"].split(":")[0] for d in dropped}
+    assert reasons == {"off topic", "below the cut"}
+    logged = events(store, "candidate_dropped")
+    assert sorted((e["id"], e["reason"]) for e in logged) == sorted(
+        (d["id"], d["reason"]) for d in dropped
+    )
+
+
+# --- provider outcomes --------------------------------------------------------------------
+
+
+@pytest.fixture
+def emptyweb():
+    web = TestWeb().start()
+    yield web
+    web.stop()
+
+
+def test_a_provider_that_is_down_is_not_mistaken_for_one_that_found_nothing(
+    testweb: TestWeb, emptyweb: TestWeb
+):
+    testweb.add("/search", "internal error", status=500, content_type="text/plain")
+    down = f"searxng:{testweb.base}"
+    empty = f"searxng:{emptyweb.add_searxng(lambda q: [])}"
+    run = new_run(
+        "Choose between Alderstream and Brightwell",
+        sources=[down, empty],
+        dimensions=[{"name": "cost", "weight": 1}],
+    )
+    result = pipeline.execute_stage(run.run_id, "retrieve")
+    store = services.store_for(run.run_id)
+    calls = store.read_json("round_1_candidates.json")["provider_calls"]
+    outcomes = {(c["provider"], c["outcome"]) for c in calls}
+    assert outcomes == {(down, Outcome.UNAVAILABLE.value), (empty, Outcome.NO_HIT.value)}
+    queries = len(store.read_json("round_0_plan.json")["queries"])
+    assert result.counts["outcomes"] == {"UNAVAILABLE": queries, "NO_HIT": queries}
+    logged = {(e["provider"], e["outcome"]) for e in events(store, "provider_outcome")}
+    assert logged == outcomes
