@@ -74,7 +74,9 @@ def predicts_contradiction(pair: dict) -> bool:
     sides = []
     for key in ("a", "b"):
         kind = classify("https://" + pair[key]["site"] + "/", "", [option])
-        facts = SourceFacts(pair[key]["site"], kind.kind, kind.strength, None)
+        facts = SourceFacts(
+            pair[key]["site"], kind.kind, kind.strength, None, own=kind.owner is not None
+        )
         sides.append((claims_of(pair[key]["text"], option, lang, key), facts))
     (claims_a, fa), (claims_b, fb) = sides
     return any(conflict(a, b, fa, fb) for a in claims_a for b in claims_b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -77,7 +78,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web process and the worker share one SQLite file; wait for locks instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     # Tests that start real Celery workers need a database file those processes can open.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # One per test process, so two test runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [

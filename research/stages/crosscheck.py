@@ -35,11 +35,18 @@ class SourceFacts:
     kind: str
     strength: float
     published: date | None
+    own: bool = False  # the option's own site or repository
 
 
 def source_facts(src: SourceNotes, options: list[str]) -> SourceFacts:
     kind = classify(src.url, src.title, options)
-    return SourceFacts(registrable_domain(src.url), kind.kind, kind.strength, _date(src.published))
+    return SourceFacts(
+        registrable_domain(src.url),
+        kind.kind,
+        kind.strength,
+        _date(src.published),
+        own=kind.owner is not None,
+    )
 
 
 def _date(value: str | None) -> date | None:
@@ -161,7 +168,7 @@ def _different_scopes(pattern: re.Pattern[str], a: str, b: str) -> bool:
 def _stance_weight(facts: SourceFacts) -> float:
     # A project's own pages are primary for facts, but no better than a review when it
     # comes to judging itself.
-    return min(facts.strength, 60.0)
+    return min(facts.strength, 60.0) if facts.own else facts.strength
 
 
 def _quantity_conflict(a: Claim, b: Claim) -> str | None:

@@ -94,6 +94,7 @@ def _mark_syndicated_copies(results: list[tuple[SourceNotes, str | None]]) -> No
             continue
         notes.duplicate_of = original.source_id
         notes.key_points = []
+        notes.page = None  # its text is the original's; only the original is stored
         notes.detail = f"same text as {original.source_id} ({original.url}); not counted twice"
 
 

@@ -70,6 +70,7 @@ class SourceKind:
     kind: str  # primary | comparison | community
     strength: float  # 0-100
     why: str
+    owner: str | None = None  # the option whose own site or repository this is
 
 
 def _slug(name: str) -> str:
@@ -81,7 +82,7 @@ def classify(url: str, title: str, options: list[str]) -> SourceKind:
     lowered = (url + " " + title).lower()
     owner = _owning_option(url, options)
     if owner:
-        return SourceKind("primary", STRENGTH["primary"], f"the site of {owner}")
+        return SourceKind("primary", STRENGTH["primary"], f"the site of {owner}", owner)
     if host.endswith((".gov", ".edu", ".gov.cn", ".edu.cn")) or host in PRIMARY_HOSTS:
         return SourceKind("primary", STRENGTH["primary"], f"{host} is a primary source")
     if any(hint in lowered for hint in COMMUNITY_HINTS):

@@ -15,8 +15,11 @@ NOTES_QUESTION = (
     "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera, "
     "weighing licence risk, maintenance activity and customisation cost"
 )
-NOTES_DIMENSIONS = [("licence risk", 0.4), ("maintenance activity", 0.35),
-                    ("customisation cost", 0.25)]
+NOTES_DIMENSIONS = [
+    ("licence risk", 0.4),
+    ("maintenance activity", 0.35),
+    ("customisation cost", 0.25),
+]
 
 
 @pytest.fixture
@@ -37,8 +40,7 @@ def section(report: str, name: str) -> str:
 
 
 def test_pages_that_disagree_on_a_licence_and_a_status_are_flagged_with_both_quotes(corpus_en):
-    run, store = run_question(NOTES_QUESTION, [f"local:{corpus_en}"],
-                              dimensions=NOTES_DIMENSIONS)
+    run, store = run_question(NOTES_QUESTION, [f"local:{corpus_en}"], dimensions=NOTES_DIMENSIONS)
     assert run.status == "done"
     check = store.read_json("round_4_crosscheck.json")
     topics = {(x["option"], x["attribute"]) for x in check["contradictions"]}
@@ -81,8 +83,11 @@ def test_a_thin_evidence_run_is_low_confidence_and_says_so_on_its_first_line(tmp
         "low because it is MIT licensed. Brookline MQ has a small community.\n",
         encoding="utf-8",
     )
-    run, store = run_question("Brookline MQ or Cobaltbus?", [f"local:{corpus}"],
-                              dimensions=[("licence risk", 1), ("community activity", 1)])
+    _, store = run_question(
+        "Brookline MQ or Cobaltbus?",
+        [f"local:{corpus}"],
+        dimensions=[("licence risk", 1), ("community activity", 1)],
+    )
     report = store.read_text("report.md")
     decision = store.read_json("round_5_decision.json")
     assert decision["assessment"]["confidence"] < 65
@@ -97,8 +102,9 @@ def test_a_thin_evidence_run_is_low_confidence_and_says_so_on_its_first_line(tmp
 
 def test_with_every_source_down_there_is_no_recommendation_and_the_report_says_why(testweb):
     testweb.add("/search", "upstream down", status=500, content_type="text/plain")
-    run, store = run_question("Brookline MQ vs Cobaltbus", [f"searxng:{testweb.base}"],
-                              dimensions=[("cost", 1)])
+    run, store = run_question(
+        "Brookline MQ vs Cobaltbus", [f"searxng:{testweb.base}"], dimensions=[("cost", 1)]
+    )
     assert run.status == "done"
     decision = store.read_json("round_5_decision.json")
     assert decision["recommendation"]["option"] is None
@@ -115,13 +121,21 @@ def test_with_every_source_down_there_is_no_recommendation_and_the_report_says_w
 def test_pages_that_cannot_be_fetched_are_reported_as_unreachable_not_as_empty(
     testweb, allow_loopback
 ):
-    titles = ["Brookline MQ pricing explained", "Cobaltbus cost calculator",
-              "What we pay for Brookline MQ and Cobaltbus"]
+    titles = [
+        "Brookline MQ pricing explained",
+        "Cobaltbus cost calculator",
+        "What we pay for Brookline MQ and Cobaltbus",
+    ]
     urls = [testweb.add(f"/gone/{n}", "", drop_connection=True) for n in range(3)]
-    testweb.add_searxng(lambda q: [{"url": u, "title": t, "content": "Brookline MQ cost"}
-                                   for u, t in zip(urls, titles, strict=True)])
-    _, store = run_question("Brookline MQ vs Cobaltbus", [f"searxng:{testweb.base}"],
-                            dimensions=[("cost", 1)])
+    testweb.add_searxng(
+        lambda q: [
+            {"url": u, "title": t, "content": "Brookline MQ cost"}
+            for u, t in zip(urls, titles, strict=True)
+        ]
+    )
+    _, store = run_question(
+        "Brookline MQ vs Cobaltbus", [f"searxng:{testweb.base}"], dimensions=[("cost", 1)]
+    )
     decision = store.read_json("round_5_decision.json")
     assert decision["recommendation"]["option"] is None
     assert len([u for u in decision["unreachable"] if "UNAVAILABLE" in u]) == 3
@@ -129,8 +143,9 @@ def test_pages_that_cannot_be_fetched_are_reported_as_unreachable_not_as_empty(
 
 
 def test_a_chinese_question_runs_end_to_end(corpus_zh):
-    run, store = run_question("青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？",
-                              [f"local:{corpus_zh}"])
+    run, store = run_question(
+        "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？", [f"local:{corpus_zh}"]
+    )
     assert run.status == "done"
     plan = store.read_json("round_0_plan.json")
     assert plan["language"] == "zh"

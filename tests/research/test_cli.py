@@ -120,9 +120,9 @@ def test_bad_input_on_the_command_line_exits_non_zero_without_a_traceback(tmp_pa
         "RUNS_DIR": str(tmp_path / "runs"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
     }
+    args = [QUESTION, "--dimension", "cost:abc", "--source", LOCAL]
     proc = subprocess.run(
-        [sys.executable, "manage.py", "research", QUESTION, "--dimension", "cost:abc"]
-        + ["--source", LOCAL],
+        [sys.executable, "manage.py", "research", *args],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,

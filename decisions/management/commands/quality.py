@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.test import override_settings
 
 from decisions.quality import evaluate, report_quotes
 from research.models import Run
@@ -44,8 +45,7 @@ class Command(BaseCommand):
         for pairs in opts["pairs"] or [str(p) for p in PAIR_SETS]:
             self._pair_figures(Path(pairs), opts["misses"])
         self.stdout.write("Report quotes verified against stored sources:")
-        with tempfile.TemporaryDirectory() as tmp:
-            settings.RUNS_DIR = Path(tmp)
+        with tempfile.TemporaryDirectory() as tmp, override_settings(RUNS_DIR=Path(tmp)):
             for question, dims, corpus in QUESTIONS:
                 self._report_figures(question, dims, corpus)
 

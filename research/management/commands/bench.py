@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.test import override_settings
 
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
 from research.localweb import LocalWeb
@@ -71,8 +72,7 @@ class Command(BaseCommand):
         workers = settings.FETCH_CONCURRENCY
         web = self._web(pages, latency).start()
         try:
-            with tempfile.TemporaryDirectory() as tmp:
-                self._configure(Path(tmp), pages)
+            with tempfile.TemporaryDirectory() as tmp, self._configured(Path(tmp), pages):
                 # A worker pays one-off costs (CA bundle, imports) once, not per run; a
                 # discarded first run keeps them out of the figures.
                 self._time_run(web, workers)
@@ -101,15 +101,21 @@ class Command(BaseCommand):
         web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
         return web
 
-    def _configure(self, runs: Path, pages: int) -> None:
-        settings.RUNS_DIR = runs
-        settings.FETCH_ALLOWED_NETWORKS = [ipaddress.ip_network("127.0.0.1/32")]
-        settings.MAX_PAGES = pages
-        settings.MAX_KEPT = max(pages, settings.MAX_KEPT)
-        settings.MAX_CANDIDATES = max(pages, settings.MAX_CANDIDATES)
+    def _configured(self, runs: Path, pages: int) -> override_settings:
+        # The local web is on 127.0.0.1, which the fetcher refuses unless allowed.
+        return override_settings(
+            RUNS_DIR=runs,
+            FETCH_ALLOWED_NETWORKS=[ipaddress.ip_network("127.0.0.1/32")],
+            MAX_PAGES=pages,
+            MAX_KEPT=max(pages, settings.MAX_KEPT),
+            MAX_CANDIDATES=max(pages, settings.MAX_CANDIDATES),
+        )
 
     def _time_run(self, web: LocalWeb, workers: int) -> dict[str, float]:
-        settings.FETCH_CONCURRENCY = workers
+        with override_settings(FETCH_CONCURRENCY=workers):
+            return self._timed_stages(web)
+
+    def _timed_stages(self, web: LocalWeb) -> dict[str, float]:
         run = services.create_run(
             question=f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
             options=list(OPTIONS),

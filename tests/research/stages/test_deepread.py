@@ -196,7 +196,12 @@ def test_the_log_records_the_outcome_of_every_page(mixed_web):
 
 def test_pages_are_fetched_in_parallel(testweb: TestWeb):
     delay = 0.5
-    urls = [testweb.add(f"/doc/{n}", article(f"Alderstream notes {n}", tag=f" of part {n}"), delay=delay) for n in range(4)]
+    urls = [
+        testweb.add(
+            f"/doc/{n}", article(f"Alderstream notes {n}", tag=f" of part {n}"), delay=delay
+        )
+        for n in range(4)
+    ]
     started = time.monotonic()
     result = deep_read(make_plan(), kept(urls), fetcher(timeout=5.0), StageContext(), workers=8)
     elapsed = time.monotonic() - started

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+from datetime import date
+
+from research.artifacts import Claim, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
+from research.outcomes import Outcome
+from research.stages.context import StageContext
+from research.stages.crosscheck import SourceFacts, conflict, cross_validate
+
+PRIMARY = SourceFacts("loamdb.io", "primary", 90, date(2026, 1, 1))
+FORUM = SourceFacts("forum.example", "community", 30, date(2026, 2, 1))
+BLOG = SourceFacts("blog.example", "community", 30, date(2026, 3, 1))
+
+
+def claim(cid, attribute, value, source, quote="q", polarity=0, dimension=None, kind="fact"):
+    return Claim(
+        id=cid,
+        option="Loamdb",
+        attribute=attribute,
+        kind=kind,
+        value=value,
+        polarity=polarity,
+        source_id=source,
+        quote=quote,
+        dimension=dimension,
+    )
+
+
+def test_different_licences_from_two_sources_conflict_and_the_note_names_the_newer():
+    a = claim("c1", "licence", "MIT", "s1", "Loamdb is MIT licensed.")
+    b = claim("c2", "licence", "BSL", "s2", "Loamdb moved to the BSL.")
+    note = conflict(a, b, PRIMARY, FORUM)
+    assert note is not None and "forum.example" in note
+
+
+def test_licences_for_different_version_ranges_do_not_conflict():
+    a = claim("c1", "licence", "MIT", "s1", "Loamdb 1.5 and earlier are MIT.")
+    b = claim("c2", "licence", "BSL", "s2", "Loamdb moved to the BSL with its 1.6 release.")
+    assert conflict(a, b, PRIMARY, FORUM) is None
+
+
+def test_opposite_stances_conflict_only_between_sources_of_comparable_strength():
+    a = claim("c1", "stance", "positive", "s1", polarity=1, dimension="cost", kind="stance")
+    b = claim("c2", "stance", "negative", "s2", polarity=-1, dimension="cost", kind="stance")
+    strong = SourceFacts("standards.example", "primary", 90, None)
+    assert conflict(a, b, FORUM, BLOG) is not None
+    assert conflict(a, b, strong, FORUM) is None
+    other = claim("c3", "stance", "negative", "s3", polarity=-1, dimension="risk", kind="stance")
+    assert conflict(a, other, FORUM, BLOG) is None
+
+
+def test_close_quantities_agree_and_distant_ones_conflict():
+    a = claim("c1", "contributors", "40", "s1")
+    assert conflict(a, claim("c2", "contributors", "42", "s2"), PRIMARY, FORUM) is None
+    assert conflict(a, claim("c3", "contributors", "340", "s3"), PRIMARY, FORUM) is not None
+
+
+def test_a_latest_version_from_a_much_older_page_is_history_not_a_conflict():
+    a = claim("c1", "latest_version", "2.8.0", "s1")
+    b = claim("c2", "latest_version", "2.10.1", "s2")
+    old = SourceFacts("a.example", "comparison", 60, date(2024, 1, 1))
+    new = SourceFacts("b.example", "comparison", 60, date(2025, 6, 1))
+    assert conflict(a, b, old, new) is None
+    assert conflict(a, b, new, new) is not None
+
+
+def _notes(*sources):
+    return Notes(sources=list(sources))
+
+
+def _source(sid, url, text, published="2026-01-01"):
+    return SourceNotes(
+        source_id=sid,
+        url=url,
+        title="",
+        published=published,
+        status=Outcome.OK,
+        key_points=[
+            KeyPoint(text=text, quote=text, offset=0, option="Loamdb", dimension="licence risk")
+        ],
+    )
+
+
+def test_cross_validation_finds_consensus_contradictions_and_gaps():
+    plan = Plan(
+        question="Loamdb or Quillsync?",
+        options=["Loamdb", "Quillsync"],
+        dimensions=[Dimension(name="licence risk", weight=1)],
+        sources=["local:x"],
+        queries=[],
+        limits=Limits(),
+    )
+    texts = {
+        "s1": "Loamdb is released under the MIT License.",
+        "s2": "Loamdb and its bindings are MIT-licensed.",
+        "s3": "Loamdb switched to the Business Source License (BSL) in 2024.",
+    }
+    urls = {
+        "s1": "https://github.com/loamdb/loamdb",
+        "s2": "https://docs.loamdb.io/x",
+        "s3": "https://forum.example.org/t/1",
+    }
+    notes = _notes(*(_source(s, urls[s], t) for s, t in texts.items()))
+    ctx = StageContext()
+    check = cross_validate(plan, notes, texts, ctx)
+    assert [(k.value, k.sites) for k in check.consensus if k.attribute == "licence"] == [
+        ("MIT", ["github.com", "loamdb.io"])
+    ]
+    assert len(check.contradictions) == 1
+    x = check.contradictions[0]
+    assert {x.a.quote, x.b.quote} >= {texts["s3"]}
+    assert [(g.option, g.dimension) for g in check.gaps] == [("Quillsync", "licence risk")]
+
+
+def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged():
+    plan = Plan(
+        question="Loamdb or Quillsync?",
+        options=["Loamdb", "Quillsync"],
+        dimensions=[Dimension(name="licence risk", weight=1)],
+        sources=["local:x"],
+        queries=[],
+        limits=Limits(),
+    )
+    notes = _notes(_source("s1", "https://a.example/", "Loamdb is MIT licensed."))
+    ctx = StageContext()
+    check = cross_validate(plan, notes, {"s1": "Something else entirely."}, ctx)
+    assert check.claims == []
+    assert [e["event"] for e in ctx.events].count("quote_dropped") == 1
