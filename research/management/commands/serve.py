@@ -59,6 +59,8 @@ class Command(BaseCommand):
                     opts["host"],
                     "--port",
                     str(opts["port"]),
+                    "--lifespan",
+                    "off",
                 ],
                 env=env,
             )
