@@ -168,11 +168,17 @@ def _label(claim: Claim) -> str:
     return f"{claim.attribute}: {claim.value}"
 
 
+def _topic_label(attribute: str, dimension: str | None) -> str:
+    if attribute == "stance":
+        return f"judgement on {dimension}"
+    return attribute.replace("_", " ")
+
+
 def _contradiction(x, numbers: dict[str, int]) -> dict[str, Any]:
     return {
         "id": x.id,
         "option": x.option,
-        "attribute": x.attribute,
+        "attribute": _topic_label(x.attribute, x.dimension),
         "note": x.note,
         "a_n": numbers[x.a.source_id],
         "a_quote": x.a.quote,
@@ -190,7 +196,7 @@ def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int]) -> dict[str
             quotes.append({"n": numbers[claim.source_id], "quote": claim.quote})
     return {
         "option": k.option,
-        "attribute": k.attribute,
+        "attribute": _topic_label(k.attribute, k.dimension),
         "value": k.value,
         "sites": k.sites,
         "quotes": quotes[:3],

@@ -152,6 +152,10 @@ _VERSIONS = re.compile(r"(?<![\w.-])\d+\.(?:\d+|x)(?:\.\d+)?\b")
 _YEARS = re.compile(r"\b20\d\d\b|(?<!\d)20\d\d(?=\s*年)")
 
 
+def _periods(quote: str) -> set[str]:
+    return {re.sub(r"\s+", " ", m.lower()) for m in _PERIOD.findall(quote)}
+
+
 def _without_licences(quote: str) -> str:
     """Licence names carry numbers (Apache-2.0) that are not release versions."""
     for _, pattern in LICENCE_PATTERNS:
@@ -171,7 +175,17 @@ def _stance_weight(facts: SourceFacts) -> float:
     return min(facts.strength, 60.0) if facts.own else facts.strength
 
 
+_PERIOD = re.compile(
+    r"this (?:release|version|year|month)|(?:past|last|previous)\s+(?:\w+\s+)?"
+    r"(?:years?|months?|weeks?|quarters?|releases?)|since\s+\S+|in\s+20\d\d|"
+    r"本次|这个版本|过去一年|去年|今年|\d{4}\s*年",
+    re.I,
+)
+
+
 def _quantity_conflict(a: Claim, b: Claim) -> str | None:
+    if _periods(a.quote) != _periods(b.quote):
+        return None  # 27 contributors to one release and 40 over a year can both be true
     x, y = parse_number(a.value), parse_number(b.value)
     if x is None or y is None:
         return "the two sources give different values" if a.value != b.value else None

@@ -17,6 +17,7 @@ _FACT_SIGNAL = re.compile(
     r"\d|licen[cs]e|archived|deprecated|unmaintained|maintained|release|版本|许可|归档|维护|发布",
     re.IGNORECASE,
 )
+_PRONOUN_START = re.compile(r"(?:It|Its|It's|This|They|Their)\b|(?:它|其)")
 _MARKUP = re.compile(r"^\s*(?:[#>*+-]+|\d+\.)\s+|[*_`]{1,3}")
 
 
@@ -40,6 +41,7 @@ def key_points(
             last_named = None  # a new paragraph may change the subject
         previous_end = end
         quote = text[start:end]
+        last_named_before = last_named
         named = [o for o in options if contains_term(quote, o)]
         if len(named) == 1:
             last_named = named[0]
@@ -47,7 +49,12 @@ def key_points(
             last_named = None
         if not _usable(quote):
             continue
-        subject = last_named if named else (last_named or page_option)
+        if _PRONOUN_START.match(quote) and last_named_before:
+            # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is
+            # the option just named, not the one the sentence mentions in passing.
+            subject = last_named_before
+        else:
+            subject = last_named if named else (last_named or page_option)
         point, score = _judge(quote, start + base_offset, named, subject, dimensions, page_option)
         if point is not None:
             scored.append((score, start, point))

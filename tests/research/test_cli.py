@@ -172,8 +172,10 @@ def test_resuming_from_decide_reruns_only_decide(finished):
 
 @pytest.fixture
 def eager_celery(settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+    # Read first: the first access loads the app's config from the Django settings, and
+    # it must load them unchanged, or the worker tests that follow would run eagerly too.
     previous = celery_app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
