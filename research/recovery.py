@@ -36,9 +36,9 @@ def _running_stage(root, run_id: str) -> str | None:
         if not store.exists():
             return None
         stages = store.index()["stages"]
-    except (StoreError, OSError, ValueError):
-        return None
-    running = [s for s, entry in stages.items() if entry["status"] == "running"]
+        running = [s for s, entry in stages.items() if entry["status"] == "running"]
+    except (StoreError, OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # not a run folder, or a damaged one: never let it stop the scan
     if not running or store.is_locked():
         return None
     return running[0]

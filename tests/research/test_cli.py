@@ -140,12 +140,6 @@ def test_bad_input_on_the_command_line_exits_non_zero_without_a_traceback(tmp_pa
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnboundLocalError,
-    reason="research.py _run_here: when first_unfinished() is None the while loop never "
-    "binds `last`, so finish_run(run_id, last) raises UnboundLocalError",
-)
 def test_resuming_a_finished_run_skips_every_stage(finished):
     output = research("--resume", finished)
     assert attempts(finished) == dict.fromkeys(attempts(finished), 1)

@@ -104,13 +104,6 @@ def test_garbage_in_the_runs_folder_is_ignored(runs_dir):
     assert orphaned_runs() == [("orphan", "retrieve")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(KeyError, TypeError),
-    reason="recovery._running_stage catches StoreError, OSError and ValueError only: an "
-    "index.json that parses but is no manifest raises KeyError/TypeError and aborts the "
-    "whole scan, so no other orphaned run is recovered",
-)
 @pytest.mark.parametrize("index", ["{}", "[]", '{"stages": {"retrieve": null}}'])
 def test_a_folder_whose_index_is_json_but_no_manifest_is_ignored(runs_dir, index):
     odd = runs_dir / "aaa-not-a-manifest"

@@ -138,6 +138,9 @@ class Command(BaseCommand):
     def _run_here(self, run_id: str, from_stage: str | None) -> None:
         stage = from_stage or pipeline.first_unfinished(run_id)
         total = len(pipeline.active_stages())
+        if stage is None:
+            self.stdout.write("Every stage already has valid output; nothing to run.")
+            return
         while stage is not None:
             position = pipeline.active_stages().index(stage) + 1
             self._progress(f"[{position}/{total}] {LABELS[stage]}: running")

@@ -175,11 +175,6 @@ def test_a_syndicated_copy_is_marked_as_a_duplicate_and_not_counted(mixed_read):
     assert [s.source_id for s in result.notes.ok_sources()] == [good.source_id]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="deepread._mark_syndicated_copies leaves `page` set on a syndicated copy, "
-    "but its text is never stored, so round_3_notes.json names a missing artifact",
-)
 def test_a_syndicated_copy_names_no_stored_page(mixed_read):
     result, by_name = mixed_read
     named = {s.page for s in result.notes.sources if s.page}
