@@ -15,7 +15,6 @@ class Run(models.Model):
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         DONE = "done", "Done"
-        STOPPED = "stopped", "Stopped early"
         FAILED = "failed", "Failed"
 
     run_id = models.CharField(max_length=64, unique=True, default=new_run_id, editable=False)

@@ -95,11 +95,7 @@ def sync_stage(run_id: str, stage: str, entry: dict[str, Any], **extra: Any) -> 
 
 
 def mark_run(run_id: str, status: str, stage: str = "", error: str = "") -> None:
-    finished = (
-        timezone.now()
-        if status in (Run.Status.DONE, Run.Status.FAILED, Run.Status.STOPPED)
-        else None
-    )
+    finished = timezone.now() if status in (Run.Status.DONE, Run.Status.FAILED) else None
     Run.objects.filter(run_id=run_id).update(
         status=status, current_stage=stage, error=error, finished=finished, updated=timezone.now()
     )

@@ -78,6 +78,9 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     )
     candidates = retrieve(plan, providers_for(plan), ctx)
     store.write_json(CANDIDATES, candidates)
+    record_outcomes(
+        store, "retrieve", [(c.provider, c.outcome.value) for c in candidates.provider_calls]
+    )
     return {
         "queries": len(plan.queries),
         "candidates": len(candidates.candidates),
@@ -128,6 +131,11 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     store.write_texts({f"round_3_pages/{sid}.md": text for sid, text in result.pages.items()})
     store.write_json(NOTES, result.notes)
     store.write_text(NOTES_MD, notes_markdown(result.notes))
+    record_outcomes(
+        store,
+        "deepread",
+        [(_reader(s.source_id, filtered), s.status.value) for s in result.notes.sources],
+    )
     ok = result.notes.ok_sources()
     return {
         "read": len(result.notes.sources),
@@ -135,6 +143,23 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         "key_points": sum(len(s.key_points) for s in ok),
         "outcomes": dict(Counter(s.status.value for s in result.notes.sources)),
     }
+
+
+def record_outcomes(store: RunStore, stage: str, calls: list[tuple[str, str]]) -> None:
+    """Summarise in the manifest how every provider call of a stage ended."""
+    summary: dict[str, dict[str, int]] = {}
+    for provider, outcome in calls:
+        summary.setdefault(provider, Counter())[outcome] += 1  # type: ignore[index]
+    store.update_index(
+        lambda index: index.setdefault("provider_outcomes", {}).update(
+            {stage: {p: dict(c) for p, c in summary.items()}}
+        )
+    )
+
+
+def _reader(source_id: str, filtered: Filtered) -> str:
+    local = any(k.id == source_id and k.local_path for k in filtered.kept)
+    return "local file" if local else "http fetch"
 
 
 def stored_pages(store: RunStore, notes: Notes) -> dict[str, str]:

@@ -99,7 +99,7 @@ class RunStore:
                 for s in stages
             },
             "artifacts": [],
-            "provider_calls": [],
+            "provider_outcomes": {},
             "replans": [],
             "tokens": {"total": 0},
         }

@@ -264,3 +264,7 @@ def test_a_provider_that_is_down_is_not_mistaken_for_one_that_found_nothing(
     assert result.counts["outcomes"] == {"UNAVAILABLE": queries, "NO_HIT": queries}
     logged = {(e["provider"], e["outcome"]) for e in events(store, "provider_outcome")}
     assert logged == outcomes
+    assert store.index()["provider_outcomes"]["retrieve"] == {
+        down: {"UNAVAILABLE": queries},
+        empty: {"NO_HIT": queries},
+    }
