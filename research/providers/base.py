@@ -3,6 +3,7 @@ network trouble: the caller records what happened and carries on."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -58,17 +59,20 @@ def with_retries(
     tries: int,
     base_delay: float,
     sleep: Callable[[float], None] = time.sleep,
-) -> tuple[R, int]:
+) -> R:
     """Run `call` until its outcome is not retryable, at most `tries` times.
 
-    Waits base_delay * 2**attempt plus up to 100% jitter between tries. Returns the last
-    result and the number of attempts made.
+    Waits base_delay * 2**attempt plus up to 100% jitter between tries. A result that is
+    still a failure after several tries says so in its detail.
     """
     attempt = 0
     while True:
         result = call()
         attempt += 1
         if not result.outcome.retryable or attempt >= tries:
-            return result, attempt
+            break
         delay = base_delay * (2 ** (attempt - 1))
         sleep(delay + random.uniform(0, delay))
+    if attempt > 1 and not result.outcome.looked:
+        result = dataclasses.replace(result, detail=f"{result.detail} (after {attempt} tries)")
+    return result

@@ -88,9 +88,7 @@ class HttpFetcher:
         )
 
     def fetch(self, url: str) -> FetchResult:
-        result, attempts = with_retries(lambda: self._attempt(url), self.tries, self.base_delay)
-        if attempts > 1:
-            result = replace(result, detail=f"{result.detail} (after {attempts} tries)")
+        result = with_retries(lambda: self._attempt(url), self.tries, self.base_delay)
         return replace(result, url=url)
 
     def _attempt(self, url: str) -> FetchResult:

@@ -7,7 +7,6 @@ may itself be a RatelimitException or TimeoutException, passed as its argument).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import time
@@ -56,12 +55,9 @@ class DdgsProvider:
         self._sleep = sleep
 
     def search(self, query: str, limit: int) -> SearchResult:
-        result, attempts = with_retries(
+        return with_retries(
             lambda: self._search_once(query, limit), self.tries, self.base_delay, self._sleep
         )
-        if attempts > 1 and not result.outcome.looked:
-            return dataclasses.replace(result, detail=f"{result.detail} (after {attempts} tries)")
-        return result
 
     def _search_once(self, query: str, limit: int) -> SearchResult:
         region = self.region or ("cn-zh" if _CJK.search(query) else "us-en")

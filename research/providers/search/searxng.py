@@ -6,7 +6,6 @@ which also lets a SearXNG on localhost or the intranet work.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,12 +40,9 @@ class SearxngProvider:
         self._sleep = sleep
 
     def search(self, query: str, limit: int) -> SearchResult:
-        result, attempts = with_retries(
+        return with_retries(
             lambda: self._search_once(query, limit), self.tries, self.base_delay, self._sleep
         )
-        if attempts > 1 and not result.outcome.looked:
-            return dataclasses.replace(result, detail=f"{result.detail} (after {attempts} tries)")
-        return result
 
     def _search_once(self, query: str, limit: int) -> SearchResult:
         try:

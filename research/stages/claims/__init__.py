@@ -1,0 +1,93 @@
+"""Claims drawn from one sentence: typed facts and stances.
+
+Typed facts are licences, the latest version, release and last-commit dates, quantities
+with units, and maintenance status. Stances are positive or negative statements about an
+option on a dimension. Everything here is deterministic and works on English and Chinese.
+"""
+
+from __future__ import annotations
+
+from research.stages.claims.facts import Fact, clauses
+from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, licences
+from research.stages.claims.numbers import parse_number, quantity_facts
+from research.stages.claims.stances import stance_polarity
+from research.stages.claims.status import maintenance_fact
+from research.stages.claims.versions import date_facts, normalise_version, version_fact
+from research.stages.lexicon import concepts_for
+
+__all__ = [
+    "LICENCE_PATTERNS",
+    "Fact",
+    "clauses",
+    "date_facts",
+    "dimension_for",
+    "extract",
+    "licence_fact",
+    "licences",
+    "maintenance_fact",
+    "normalise_version",
+    "parse_number",
+    "quantity_facts",
+    "stance_polarity",
+    "version_fact",
+]
+
+# --- all together -------------------------------------------------------------------------
+
+_ATTRIBUTE_CONCEPTS = {
+    "licence": ("licence", "risk", "cost", "replaceability"),
+    "maintenance": ("maintenance", "activity", "community", "risk"),
+    "latest_version": ("maintenance", "activity"),
+    "last_commit": ("maintenance", "activity", "community"),
+    "contributors": ("community", "activity", "maintenance"),
+    "core team": ("community", "activity", "maintenance"),
+    "stars": ("community", "activity"),
+    "yearly price": ("cost", "price"),
+    "price per seat": ("cost", "price"),
+    "size (MB)": ("performance",),
+    "latency (ms)": ("performance",),
+}
+
+
+def dimension_for(attribute: str, dimensions: list[str]) -> str | None:
+    wanted = _ATTRIBUTE_CONCEPTS.get(
+        attribute.split(" ")[0] if attribute.startswith("release_date") else attribute,
+        ("maintenance", "activity"),
+    )
+    for concept in wanted:
+        for dimension in dimensions:
+            if concept in concepts_for(dimension):
+                return dimension
+    return None
+
+
+def extract(sentence: str, dimensions: list[str], sentence_dimension: str | None) -> list[Fact]:
+    """Every claim one sentence makes: its typed facts, then its stance if it has one."""
+    facts = [
+        f
+        for f in (licence_fact(sentence), maintenance_fact(sentence), version_fact(sentence))
+        if f is not None
+    ]
+    facts += date_facts(sentence) + quantity_facts(sentence)
+    placed = [
+        Fact(
+            f.attribute,
+            f.kind,
+            f.value,
+            f.polarity,
+            dimension_for(f.attribute, dimensions) or sentence_dimension,
+        )
+        for f in facts
+    ]
+    polarity = stance_polarity(sentence)
+    if polarity and sentence_dimension:
+        placed.append(
+            Fact(
+                "stance",
+                "stance",
+                "positive" if polarity > 0 else "negative",
+                polarity,
+                sentence_dimension,
+            )
+        )
+    return placed
