@@ -9,7 +9,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import OperationalError
 
-from research import pipeline, steps  # noqa: F401  (steps registers the stages)
+from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
 from research.models import Run
 
 logger = logging.getLogger(__name__)
@@ -22,7 +22,12 @@ def enqueue(run_id: str, stage: str) -> bool:
     """Queue `stage` unless it is already queued, running or done."""
     if not pipeline.mark_queued(run_id, stage):
         return False
-    STAGE_TASKS[stage].delay(run_id)
+    try:
+        STAGE_TASKS[stage].delay(run_id)
+    except Exception:
+        # The broker refused it: un-mark it, so a retry or a resume can queue it again.
+        pipeline.mark_stage(services.store_for(run_id), stage, status="pending")
+        raise
     return True
 
 

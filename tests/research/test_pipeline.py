@@ -268,3 +268,18 @@ def test_a_provider_that_is_down_is_not_mistaken_for_one_that_found_nothing(
         down: {"UNAVAILABLE": queries},
         empty: {"NO_HIT": queries},
     }
+
+
+def test_a_stage_the_broker_refuses_is_not_left_marked_queued(monkeypatch):
+    from research import tasks
+
+    run = new_run("Choose between Alderstream and Brightwell", sources=["ddgs"])
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(tasks.STAGE_TASKS["retrieve"], "delay", refuse)
+    with pytest.raises(ConnectionError):
+        tasks.enqueue(run.run_id, "retrieve")
+    store = services.store_for(run.run_id)
+    assert store.index()["stages"]["retrieve"]["status"] == "pending"
