@@ -131,7 +131,8 @@ def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[Source
 
 
 def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[SourceNotes, str]:
-    title = page.title or cand.title
+    # The search title keeps the site suffix ("… | Loamdb Docs") that says whose page it is.
+    title = cand.title if cand.title and cand.title != cand.url else page.title or cand.title
     published = page.published or cand.published
     header = _header(cand, title, published, base.site)
     stored = header + page.text

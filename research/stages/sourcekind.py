@@ -80,7 +80,7 @@ def _slug(name: str) -> str:
 def classify(url: str, title: str, options: list[str]) -> SourceKind:
     host = site_of(url)
     lowered = (url + " " + title).lower()
-    owner = _owning_option(url, options)
+    owner = _owning_option(url, options) or _title_owner(title, options)
     if owner:
         return SourceKind("primary", STRENGTH["primary"], f"the site of {owner}", owner)
     if host.endswith((".gov", ".edu", ".gov.cn", ".edu.cn")) or host in PRIMARY_HOSTS:
@@ -104,4 +104,16 @@ def _owning_option(url: str, options: list[str]) -> str | None:
             "/".join(path.split("/")[1:3])
         ):
             return option
+    return None
+
+
+_OFFICIAL = re.compile(r"官方|官网|文档|official|documentation|\bdocs\b", re.I)
+
+
+def _title_owner(title: str, options: list[str]) -> str | None:
+    """Names that are not Latin ("河图引擎") cannot be matched to a domain; an official
+    page says so in its title ("许可与授权 | 河图引擎官方文档")."""
+    named = [o for o in options if o.lower() in title.lower()]
+    if len(named) == 1 and _OFFICIAL.search(title):
+        return named[0]
     return None
