@@ -22,7 +22,6 @@ from research.artifacts import (
     Recommendation,
     ScoreCell,
 )
-from research.outcomes import Outcome
 from research.stages.context import StageContext
 
 
@@ -182,7 +181,3 @@ def unreachable_sources(notes: Notes, candidates: Candidates) -> list[str]:
         for (provider, outcome), n in sorted(failed.items())
     ]
     return lines
-
-
-def ok_outcome_exists(notes: Notes) -> bool:
-    return any(s.status is Outcome.OK for s in notes.sources)

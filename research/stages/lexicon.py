@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from research.stages.text import STOPWORDS, has_cjk, terms
+from research.stages.text import STOPWORDS, has_cjk
 
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "cost": (
@@ -309,10 +309,3 @@ def _cjk_words(text: str) -> list[str]:
     if not has_cjk(text):
         return []
     return [alias for alias in _ALIASES if has_cjk(alias) and alias in text]
-
-
-def query_terms(*texts: str) -> set[str]:
-    result: set[str] = set()
-    for text in texts:
-        result.update(terms(text))
-    return result
