@@ -1,7 +1,8 @@
 """Runs one stage of one run: load its inputs from disk, call the stage, save its outputs.
 
-This is the only place that knows how stages map to artifacts. Celery tasks and the CLI
-both call `execute_stage`; neither holds page text or stage state in memory between stages.
+research.steps registers each stage with the artifacts it writes. Celery tasks and the
+CLI both call `execute_stage`; neither holds page text or stage state in memory between
+stages.
 """
 
 from __future__ import annotations
