@@ -64,6 +64,16 @@ def test_a_latest_version_from_a_much_older_page_is_history_not_a_conflict():
     assert conflict(a, b, new, new) is not None
 
 
+PLAN = Plan(
+    question="Loamdb or Quillsync?",
+    options=["Loamdb", "Quillsync"],
+    dimensions=[Dimension(name="licence risk", weight=1)],
+    sources=["local:x"],
+    queries=[],
+    limits=Limits(),
+)
+
+
 def _notes(*sources):
     return Notes(sources=list(sources))
 
@@ -82,14 +92,7 @@ def _source(sid, url, text, published="2026-01-01"):
 
 
 def test_cross_validation_finds_consensus_contradictions_and_gaps():
-    plan = Plan(
-        question="Loamdb or Quillsync?",
-        options=["Loamdb", "Quillsync"],
-        dimensions=[Dimension(name="licence risk", weight=1)],
-        sources=["local:x"],
-        queries=[],
-        limits=Limits(),
-    )
+    plan = PLAN
     texts = {
         "s1": "Loamdb is released under the MIT License.",
         "s2": "Loamdb and its bindings are MIT-licensed.",
@@ -113,14 +116,7 @@ def test_cross_validation_finds_consensus_contradictions_and_gaps():
 
 
 def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged():
-    plan = Plan(
-        question="Loamdb or Quillsync?",
-        options=["Loamdb", "Quillsync"],
-        dimensions=[Dimension(name="licence risk", weight=1)],
-        sources=["local:x"],
-        queries=[],
-        limits=Limits(),
-    )
+    plan = PLAN
     notes = _notes(_source("s1", "https://a.example/", "Loamdb is MIT licensed."))
     ctx = StageContext()
     check = cross_validate(plan, notes, {"s1": "Something else entirely."}, ctx)
