@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
+from decisions.corpus_runner import CorpusRunner
 from decisions.quality import evaluate, report_quotes
 from research.models import Run
 
@@ -40,8 +41,26 @@ class Command(BaseCommand):
             "the second (later-written) set in tests/fixtures",
         )
         parser.add_argument("--misses", action="store_true", help="list every miss")
+        parser.add_argument(
+            "--corpus",
+            metavar="DIR",
+            help="instead: run every topic of a labelled corpus (devcorpus format) through "
+            "the pipeline and score facts surfaced and contradictions flagged",
+        )
+        parser.add_argument(
+            "--topic", action="append", default=[], help="with --corpus: only this topic"
+        )
+        parser.add_argument("--json", metavar="FILE", help="with --corpus: also write JSON")
+        parser.add_argument(
+            "--runs-dir",
+            metavar="DIR",
+            help="with --corpus: keep the run folders here (default: a temporary folder)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["corpus"]:
+            CorpusRunner(self, opts).run()
+            return
         for pairs in opts["pairs"] or [str(p) for p in PAIR_SETS]:
             self._pair_figures(Path(pairs), opts["misses"])
         self.stdout.write("Report quotes verified against stored sources:")

@@ -1,0 +1,130 @@
+"""Runs each topic of a labelled corpus through the real pipeline and prints its scores
+(`python manage.py quality --corpus DIR`)."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.test import override_settings
+
+from decisions.corpus_quality import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
+from research.models import Run
+
+
+class CorpusRunner:
+    def __init__(self, command: BaseCommand, opts: dict[str, Any]) -> None:
+        self.out = command.stdout
+        self.corpus = Path(opts["corpus"]).resolve()
+        self.only = set(opts["topic"])
+        self.json_path = opts.get("json")
+        self.runs_dir = opts.get("runs_dir")
+        self.misses = opts.get("misses", False)
+
+    def run(self) -> list[TopicScore]:
+        chosen = self._topics()
+        with ExitStack() as stack:
+            runs = (
+                Path(self.runs_dir)
+                if self.runs_dir
+                else Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            )
+            runs.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(override_settings(RUNS_DIR=runs))
+            scores = [self._score_topic(topic) for topic in chosen]
+        self._print(scores)
+        if self.json_path:
+            Path(self.json_path).write_text(
+                json.dumps(_summary(scores), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+            self.out.write(f"Figures written to {self.json_path}")
+        return scores
+
+    def _topics(self) -> list[Path]:
+        if not self.corpus.is_dir():
+            raise CommandError(f"no corpus folder at {self.corpus}")
+        found = [t for t in topics(self.corpus) if not self.only or t.name in self.only]
+        if not found:
+            raise CommandError(f"{self.corpus} has no topic folders with truth.json and pages/")
+        return found
+
+    def _score_topic(self, topic: Path) -> TopicScore:
+        truth = load_truth(topic)
+        before = set(Run.objects.values_list("pk", flat=True))
+        started = time.monotonic()
+        call_command(
+            "research",
+            truth["question"],
+            *[f"--option={o}" for o in truth["options"]],
+            *[f"--dimension={d}:1" for d in truth["dimensions"]],
+            f"--source=local:{topic / 'pages'}",
+            stdout=io.StringIO(),
+        )
+        seconds = time.monotonic() - started
+        run = Run.objects.exclude(pk__in=before).get()
+        folder = Path(settings.RUNS_DIR) / run.run_id
+        score = score_run(topic.name, truth, RunArtifacts.load(folder))
+        score.seconds = round(seconds, 2)
+        if not self.runs_dir:
+            run.delete()
+        else:
+            self.out.write(f"{topic.name}: run folder {folder}")
+        return score
+
+    def _print(self, scores: list[TopicScore]) -> None:
+        w = self.out.write
+        w(
+            f"{'topic':<12} {'facts':>7} {'contra':>7}  "
+            + " ".join(f"{f:>9}" for f in FUNNEL)
+            + f"  {'quotes':>9} {'conf':>5} {'secs':>6}"
+        )
+        for s in [*scores, _total(scores)]:
+            funnel = " ".join(f"{_share(s.funnel[f], s.facts):>9}" for f in FUNNEL)
+            conf = "-" if s.confidence is None else f"{s.confidence:.0f}"
+            w(
+                f"{s.topic:<12} {s.facts_surfaced:>3}/{s.facts:<3} "
+                f"{s.contradictions_flagged:>3}/{s.contradictions:<3}  {funnel}  "
+                f"{_share(s.quotes_verified, s.quotes_total):>9} {conf:>5} {s.seconds:>6.1f}"
+            )
+        w(
+            "funnel: share of facts whose page was a candidate, kept, read OK, "
+            "surfaced as a key point, used by a claim"
+        )
+        if self.misses:
+            for s in scores:
+                for miss in s.missed_facts:
+                    w(f"  {s.topic} missed fact: {miss}")
+                for miss in s.missed_contradictions:
+                    w(f"  {s.topic} missed contradiction: {miss}")
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.0%}" if whole else "-"
+
+
+def _total(scores: list[TopicScore]) -> TopicScore:
+    return TopicScore(
+        topic="all",
+        facts=sum(s.facts for s in scores),
+        facts_surfaced=sum(s.facts_surfaced for s in scores),
+        contradictions=sum(s.contradictions for s in scores),
+        contradictions_flagged=sum(s.contradictions_flagged for s in scores),
+        funnel={f: sum(s.funnel[f] for s in scores) for f in FUNNEL},
+        quotes_verified=sum(s.quotes_verified for s in scores),
+        quotes_total=sum(s.quotes_total for s in scores),
+        confidence=None,
+        recommendation=None,
+        seconds=round(sum(s.seconds for s in scores), 2),
+    )
+
+
+def _summary(scores: list[TopicScore]) -> dict[str, Any]:
+    return {"topics": [s.as_dict() for s in scores], "total": _total(scores).as_dict()}
