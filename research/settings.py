@@ -100,12 +100,15 @@ LOGIN_URL = "/admin/login/"
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
 
-# Pipeline limits (DESIGN section 1).
-MAX_CANDIDATES = env_int("MAX_CANDIDATES", 25, minimum=1)
-MAX_KEPT = env_int("MAX_KEPT", 12, minimum=1)
+# Pipeline limits (DESIGN section 1). DESIGN's seed limits (25 candidates, 12 kept, 8 read,
+# 12,000 characters) cap what an LLM is sent. The deterministic reader costs milliseconds a
+# page, so its budget is set by fetch time instead: 24 pages in 3 parallel waves of
+# FETCH_CONCURRENCY, long enough to reach a documentation page's tables and caveats.
+MAX_CANDIDATES = env_int("MAX_CANDIDATES", 50, minimum=1)
+MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
-MAX_PAGES = env_int("MAX_PAGES", 8, minimum=1)
-MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 12_000, minimum=500)
+MAX_PAGES = env_int("MAX_PAGES", 24, minimum=1)
+MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
 # Network behaviour (DESIGN sections 3 and 4).
@@ -117,6 +120,9 @@ FETCH_USER_AGENT = env_str(
 FETCH_ALLOWED_NETWORKS = env_networks("FETCH_ALLOWED_NETWORKS")
 FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
+# Searches in flight at once per provider: enough to hide latency, few enough that a
+# SearXNG instance or a search API does not rate-limit the run.
+SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 6, minimum=1)
 RETRY_TRIES = env_int("RETRY_TRIES", 3, minimum=1)
 RETRY_BASE_DELAY = env_float("RETRY_BASE_DELAY", 0.5, minimum=0.0)
 

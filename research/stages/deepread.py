@@ -13,7 +13,7 @@ from research.providers.base import Fetcher, FetchResult
 from research.providers.extract import extract_page
 from research.stages.context import StageContext
 from research.stages.keypoints import key_points
-from research.stages.text import contains_term
+from research.stages.text import mentions
 from research.stages.urls import site_of
 
 _LOCAL_TYPES = {
@@ -178,7 +178,7 @@ def _one_line(text: str) -> str:
 
 
 def _page_option(title: str, options: list[str]) -> str | None:
-    named = [o for o in options if contains_term(title, o)]
+    named = [o for o in options if mentions(title, o)]
     return named[0] if len(named) == 1 else None
 
 

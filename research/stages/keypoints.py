@@ -1,24 +1,51 @@
-"""Key points: the sentences of a page that speak about an option on a dimension.
+"""Key points: the sentences of a page that say something about an option.
 
 Each key point carries the exact quote and its offset in the stored text, so any reader
 can check it with `stored[offset:offset + len(quote)] == quote`.
+
+Which option a sentence is about, in order: the option it names first; for a sentence
+opening with a pronoun ("It is Apache-2.0"), the option the paragraph last named; the
+option named by the heading the sentence sits under; the one option the page is about.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from research.artifacts import KeyPoint
+from research.stages.claims import stance_polarity
 from research.stages.lexicon import keywords_for
-from research.stages.text import contains_term, has_cjk, sentence_spans
+from research.stages.text import contains_term, first_mention, has_cjk, sentence_spans
 
 MAX_QUOTE = 400
 _FACT_SIGNAL = re.compile(
-    r"\d|licen[cs]e|archived|deprecated|unmaintained|maintained|release|版本|许可|归档|维护|发布",
+    r"\d|licen[cs]e|archived|deprecated|unmaintained|maintained|end[- ]of[- ]life|"
+    r"release|版本|许可|归档|维护|发布|停止",
     re.IGNORECASE,
 )
-_PRONOUN_START = re.compile(r"(?:It|Its|It's|This|They|Their)\b|(?:它|其)")
+_COMPARISON = re.compile(
+    r"\b(?:than|versus|vs\.?|compared (?:to|with)|unlike|whereas|outperform\w*|beats?|"
+    r"superior|inferior)\b|比|相比|优于|不如|胜过|超过",
+    re.IGNORECASE,
+)
+_PRONOUN_START = re.compile(
+    r"(?:It|Its|It's|This|They|Their|These|The (?:project|framework|library|tool|drug))\b"
+    r"|(?:它|其|该)"
+)
 _MARKUP = re.compile(r"^\s*(?:[#>*+-]+|\d+\.)\s+|[*_`]{1,3}")
+_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+_CLAUSE_BREAK = re.compile(r"(?<=[;；,，:：])\s*|\s+(?:-|–|—)\s+")
+
+
+@dataclass
+class _Context:
+    """What a reader remembers while going down a page."""
+
+    paragraph_option: str | None = None
+    heading_option: str | None = None
+    previous_end: int = 0
 
 
 def key_points(
@@ -27,64 +54,107 @@ def key_points(
     dimensions: list[str],
     page_option: str | None = None,
     base_offset: int = 0,
-    limit: int = 12,
+    limit: int = 24,
 ) -> list[KeyPoint]:
-    """Pick up to `limit` sentences, the most informative first, returned in page order.
-
-    A sentence that names no option ("It is Apache-2.0") is about the option the same
-    paragraph last named, or else about `page_option`, the one option the page is about.
-    """
+    """Pick up to `limit` sentences, the most informative first, returned in page order."""
     scored: list[tuple[int, int, KeyPoint]] = []
-    last_named, previous_end = None, 0
+    ctx = _Context()
     for start, end in sentence_spans(text):
-        if "\n\n" in text[previous_end:start]:
-            last_named = None  # a new paragraph may change the subject
-        previous_end = end
-        quote = text[start:end]
-        last_named_before = last_named
-        named = [o for o in options if contains_term(quote, o)]
-        if len(named) == 1:
-            last_named = named[0]
-        elif named:
-            last_named = None
-        if not _usable(quote):
-            continue
-        if _PRONOUN_START.match(quote) and last_named_before:
-            # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is
-            # the option just named, not the one the sentence mentions in passing.
-            subject = last_named_before
-        else:
-            subject = last_named if named else (last_named or page_option)
-        point, score = _judge(quote, start + base_offset, named, subject, dimensions, page_option)
-        if point is not None:
-            scored.append((score, start, point))
+        subject, named = _subject(text, start, end, options, page_option, ctx)
+        for s, e in _pieces(text, start, end):
+            quote = text[s:e]
+            if not _usable(quote):
+                continue
+            point, score = _judge(quote, s + base_offset, named, subject, dimensions)
+            if point is not None:
+                scored.append((score, s, point))
     best = sorted(scored, key=lambda s: (-s[0], s[1]))[:limit]
     return [point for _, _, point in sorted(best, key=lambda s: s[1])]
 
 
+def _subject(
+    text: str, start: int, end: int, options: list[str], page_option: str | None, ctx: _Context
+) -> tuple[str | None, bool]:
+    """(the option this sentence is about, whether the sentence names it itself)."""
+    if "\n\n" in text[ctx.previous_end : start]:
+        ctx.paragraph_option = None  # a new paragraph may change the subject
+    ctx.previous_end = end
+    sentence = text[start:end]
+    named = _named_in_order(sentence, options)
+    before = ctx.paragraph_option
+    if _is_heading(sentence):
+        ctx.heading_option = named[0] if len(named) == 1 else None
+        ctx.paragraph_option = None
+    elif named:
+        ctx.paragraph_option = named[0]
+    if named and not (_PRONOUN_START.match(sentence) and before):
+        return named[0], True
+    # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is the option
+    # just named, not the one the sentence mentions in passing.
+    return before or ctx.heading_option or page_option, bool(named)
+
+
+def _named_in_order(sentence: str, options: list[str]) -> list[str]:
+    at = [(first_mention(sentence, o), o) for o in options]
+    return [o for pos, o in sorted(at) if pos >= 0]
+
+
+def _is_heading(sentence: str) -> bool:
+    if _HEADING.match(sentence):
+        return True
+    # A short line with no closing stop, alone on its line, reads as a heading.
+    stripped = sentence.strip()
+    return 0 < len(stripped) <= 60 and not re.search(r"[.!?。！？:：;；,，)]$", stripped)
+
+
+def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """The sentence, or for an over-long run-on sentence its clauses of quotable length."""
+    if end - start <= MAX_QUOTE:
+        yield start, end
+        return
+    piece_start = start
+    for match in _CLAUSE_BREAK.finditer(text, start, end):
+        if match.start() - piece_start >= MAX_QUOTE // 2:
+            yield from _trim(text, piece_start, match.start())
+            piece_start = match.end()
+    yield from _trim(text, piece_start, end)
+
+
+def _trim(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end - start <= MAX_QUOTE and end > start:
+        yield start, end
+
+
 def _usable(quote: str) -> bool:
-    minimum = 8 if has_cjk(quote) else 25
+    minimum = 8 if has_cjk(quote) else 20
     stripped = quote.lstrip()
+    if stripped.startswith("|"):
+        # A table row is quotable when it has cells with words in them.
+        return stripped.count("|") >= 3 and len(re.sub(r"[|\s:-]", "", stripped)) >= 6
     return (
         minimum <= len(quote) <= MAX_QUOTE
-        and not stripped.startswith(("|", "#"))
-        and not stripped.endswith(":")
+        and not stripped.startswith("#")
+        and not stripped.endswith((":", "："))
     )
 
 
 def _judge(
-    quote: str,
-    offset: int,
-    named: list[str],
-    subject: str | None,
-    dimensions: list[str],
-    page_option: str | None,
+    quote: str, offset: int, named: bool, subject: str | None, dimensions: list[str]
 ) -> tuple[KeyPoint | None, int]:
-    dimension = best_dimension(quote, dimensions)
-    fact = bool(_FACT_SIGNAL.search(quote))
-    if subject is None or not (named or dimension or fact):
+    if subject is None:
         return None, 0
-    score = 2 * bool(named) + 2 * bool(dimension) + int(fact) + int(subject == page_option)
+    dimension = best_dimension(quote, dimensions)
+    score = (
+        2 * named
+        + 2 * bool(dimension)
+        + bool(_FACT_SIGNAL.search(quote))
+        + bool(_COMPARISON.search(quote))
+        + bool(stance_polarity(quote))
+    )
     if score < 3:
         return None, 0
     point = KeyPoint(

@@ -61,3 +61,50 @@ def term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(
         r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?:s|es|ed|d|ing)?(?![A-Za-z0-9])", re.I
     )
+
+
+# Words that name an organisation in front of a product: "Apache Kafka" is also "Kafka".
+_ORG_PREFIXES = frozenset(
+    "apache eclipse google microsoft amazon aws azure mozilla meta facebook oracle ibm "
+    "red hat jetbrains adobe apple the".split()
+)
+
+
+@lru_cache(maxsize=1024)
+def option_names(option: str) -> tuple[str, ...]:
+    """The ways a page may name an option: in full, without its organisation prefix
+    ("Kafka"), without a ".js" suffix ("Vue"), or by the initials of a long name ("DRF")."""
+    names = [option]
+    words = option.split()
+    if len(words) > 1 and words[0].lower() in _ORG_PREFIXES:
+        names.append(" ".join(words[1:]))
+    if re.search(r"\.js$", option, re.I):
+        names.append(option[:-3])
+    if len(words) >= 3 and all(w[:1].isalpha() for w in words):
+        names.append("".join(w[0].upper() for w in words))
+    return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
+
+
+def mentions(text: str, option: str) -> bool:
+    """Whether `text` names `option` in any of its usual forms (initials only in capitals)."""
+    for name in option_names(option):
+        if name.isupper() and len(name) <= 5 and name != option:
+            if re.search(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", text):
+                return True
+        elif contains_term(text, name):
+            return True
+    return False
+
+
+def first_mention(text: str, option: str) -> int:
+    """Offset of the first mention of `option` in `text`, or -1."""
+    found = -1
+    for name in option_names(option):
+        if has_cjk(name):
+            at = text.find(name)
+        else:
+            match = term_pattern(name).search(text)
+            at = match.start() if match else -1
+        if at >= 0 and (found < 0 or at < found):
+            found = at
+    return found
