@@ -153,9 +153,11 @@ class Claim(Artifact):
     option: str
     dimension: str | None = None
     # A typed fact names its attribute (licence, version, release_date, last_commit,
-    # maintenance, or a measured quantity); a stance has attribute "stance".
+    # maintenance, or a measured quantity); a stance has attribute "stance". A statement
+    # is a sentence on a point two sources disagree about (attribute: that point); it
+    # carries no judgement of its own (polarity 0).
     attribute: str
-    kind: Literal["fact", "stance"]
+    kind: Literal["fact", "stance", "statement"]
     value: str
     polarity: int = 0  # +1 positive, -1 negative, 0 neutral (facts)
     source_id: str
@@ -177,6 +179,11 @@ class Contradiction(Artifact):
     a: ContradictionSide
     b: ContradictionSide
     note: str
+    # Why the sources may differ: "time" (one describes an earlier state), "scope" (other
+    # versions, setups or data sets) or "error" (nothing explains it: one is likely wrong).
+    cause: Literal["time", "scope", "error"] | None = None
+    # With cause "time": the claim that describes the current state.
+    current: str | None = None
 
 
 class Consensus(Artifact):
@@ -216,6 +223,15 @@ class ScoreCell(Artifact):
     score: float | None = None
     claim_ids: list[str] = Field(default_factory=list)
     missing: bool = False
+    # How base was reached, so a reader can redo it (decisions/scoring.py):
+    # base = 50 + (raw_base - 50) * evidence_weight / (evidence_weight + prior_weight),
+    # then capped when a status fact (archived, deprecated) dominates the cell.
+    raw_base: float | None = None
+    evidence_weight: float | None = None
+    prior_weight: float | None = None
+    sites: int = 0  # independent sites behind the cell's claims
+    capped_by: str | None = None  # the status claim that capped the cell
+    notes: list[str] = Field(default_factory=list)  # why, in the plan's language
 
 
 class Assessment(Artifact):
@@ -225,6 +241,8 @@ class Assessment(Artifact):
     verifiability: float
     confidence: float
     method: str
+    # Share of scored cells backed by two or more independent, not merely weak, sites.
+    corroboration: float | None = None
 
 
 class RankedOption(Artifact):
@@ -250,3 +268,5 @@ class Decision(Artifact):
     threshold: int
     missing_information: list[str]
     unreachable: list[str] = Field(default_factory=list)
+    # Kept pages the reading budget left unread: "title (url)".
+    not_read: list[str] = Field(default_factory=list)

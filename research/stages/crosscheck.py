@@ -19,7 +19,9 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.stages.claims import LICENCE_PATTERNS, extract, parse_number
+from research.stages.conflicts import Conflict, Statement, find_conflicts, topic_words
 from research.stages.context import StageContext
+from research.stages.keypoints import clean
 from research.stages.sourcekind import classify
 from research.stages.text import contains_term
 from research.stages.urls import registrable_domain
@@ -62,11 +64,21 @@ def cross_validate(
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
     claims = draw_claims(plan, notes, pages, ctx)
     contradictions = find_contradictions(claims, facts)
+    contradictions += statement_contradictions(plan, notes, claims, facts, len(contradictions))
     for c in contradictions:
-        ctx.record("contradiction", id=c.id, option=c.option, attribute=c.attribute, note=c.note)
+        ctx.record(
+            "contradiction",
+            id=c.id,
+            option=c.option,
+            attribute=c.attribute,
+            cause=c.cause,
+            sides=[c.a.claim_id, c.b.claim_id],
+            note=c.note,
+        )
+    consensus = without_contradicted(find_consensus(claims, facts), contradictions, claims)
     return Crosscheck(
         claims=claims,
-        consensus=find_consensus(claims, facts),
+        consensus=consensus,
         contradictions=contradictions,
         gaps=find_gaps(plan, claims),
     )
@@ -228,6 +240,7 @@ def _contradiction(
 ) -> Contradiction:
     fa, fb = facts[a.source_id], facts[b.source_id]
     text = f"{fa.site} ({fa.kind}) says {a.value}; {fb.site} ({fb.kind}) says {b.value}: {note}."
+    cause, current = _cause(a, b, fa, fb)
     return Contradiction(
         id=f"x{n:02d}",
         option=a.option,
@@ -236,7 +249,131 @@ def _contradiction(
         a=ContradictionSide(claim_id=a.id, source_id=a.source_id, quote=a.quote),
         b=ContradictionSide(claim_id=b.id, source_id=b.source_id, quote=b.quote),
         note=text,
+        cause=cause,
+        current=current,
     )
+
+
+_CHANGE = re.compile(
+    r"\b(?:switched|changed|moved|relicen[cs]ed|migrated|no longer|now|since|as of|"
+    r"archived|deprecated|discontinued)\b|改为|改成|变更|转为|已经|不再|自.{1,8}起",
+    re.I,
+)
+
+
+def _cause(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> tuple[str, str | None]:
+    """Whether two sources differ in time (and which describes today), scope, or truth."""
+    changed = [c for c in (a, b) if _CHANGE.search(c.quote)]
+    if len(changed) == 1:
+        return "time", changed[0].id  # "switched to BSL in 2024" reports the change itself
+    if a.kind == "fact" and fa.published and fb.published and fa.published != fb.published:
+        return "time", (a.id if fa.published > fb.published else b.id)
+    if _different_scopes(_VERSIONS, _without_licences(a.quote), _without_licences(b.quote)):
+        return "scope", None
+    return "error", None
+
+
+def statement_contradictions(
+    plan: Plan,
+    notes: Notes,
+    claims: list[Claim],
+    facts: dict[str, SourceFacts],
+    numbered: int,
+) -> list[Contradiction]:
+    """Disagreements no typed fact captures, found between whole sentences (see
+    research.stages.conflicts). Each side becomes a claim unless one is already there."""
+    statements = conflict_statements(plan, notes, facts)
+    found = []
+    for conflict in find_conflicts(statements):
+        a = _side_claim(conflict.a, conflict, claims)
+        b = _side_claim(conflict.b, conflict, claims)
+        current = None
+        if conflict.kind == "time" and conflict.a.published and conflict.b.published:
+            current = a.id if conflict.a.published > conflict.b.published else b.id
+        found.append(
+            Contradiction(
+                id=f"x{numbered + len(found) + 1:02d}",
+                option=conflict.a.option,
+                attribute=conflict.attribute,
+                dimension=conflict.a.dimension or conflict.b.dimension,
+                a=ContradictionSide(claim_id=a.id, source_id=a.source_id, quote=a.quote),
+                b=ContradictionSide(claim_id=b.id, source_id=b.source_id, quote=b.quote),
+                note=conflict.note,
+                cause=conflict.kind,  # type: ignore[arg-type]
+                current=current,
+            )
+        )
+    return found
+
+
+def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts]) -> list[Statement]:
+    statements = []
+    for src in notes.ok_sources():
+        f = facts[src.source_id]
+        for i, kp in enumerate(src.key_points):
+            if kp.option is None:
+                continue
+            statements.append(
+                Statement(
+                    key=f"{src.source_id}:{i}",
+                    option=kp.option,
+                    dimension=kp.dimension,
+                    source_id=src.source_id,
+                    site=f.site,
+                    published=f.published,
+                    quote=kp.quote,
+                    offset=kp.offset,
+                    strength=_stance_weight(f),
+                    words=topic_words(kp.quote, plan.options),
+                )
+            )
+    return statements
+
+
+def _side_claim(side: Statement, conflict: Conflict, claims: list[Claim]) -> Claim:
+    for claim in claims:
+        if (claim.source_id, claim.offset, claim.option) == (
+            side.source_id,
+            side.offset,
+            side.option,
+        ):
+            return claim
+    claim = Claim(
+        id=f"c{len(claims) + 1:03d}",
+        option=side.option,
+        dimension=side.dimension,
+        attribute=conflict.attribute,
+        kind="statement",
+        value=clean(side.quote)[:160],
+        polarity=0,
+        source_id=side.source_id,
+        quote=side.quote,
+        offset=side.offset,
+    )
+    claims.append(claim)
+    return claim
+
+
+def without_contradicted(
+    consensus: list[Consensus], contradictions: list[Contradiction], claims: list[Claim]
+) -> list[Consensus]:
+    """One fact is never both agreed and disputed: a consensus loses its place when one of
+    its claims, or its typed attribute for that option, is part of a contradiction."""
+    disputed_claims = {c.a.claim_id for c in contradictions} | {
+        c.b.claim_id for c in contradictions
+    }
+    by_id = {c.id: c for c in claims}
+    disputed_topics = {
+        (c.option, c.attribute)
+        for c in contradictions
+        if by_id.get(c.a.claim_id) is not None and by_id[c.a.claim_id].kind == "fact"
+    }
+    return [
+        k
+        for k in consensus
+        if not (set(k.claim_ids) & disputed_claims)
+        and (k.option, k.attribute) not in disputed_topics
+    ]
 
 
 def find_consensus(claims: list[Claim], facts: dict[str, SourceFacts]) -> list[Consensus]:

@@ -91,7 +91,7 @@ def _source(sid, url, text, published="2026-01-01"):
     )
 
 
-def test_cross_validation_finds_consensus_contradictions_and_gaps():
+def test_a_disputed_licence_is_a_contradiction_and_not_also_a_consensus():
     plan = PLAN
     texts = {
         "s1": "Loamdb is released under the MIT License.",
@@ -106,13 +106,29 @@ def test_cross_validation_finds_consensus_contradictions_and_gaps():
     notes = _notes(*(_source(s, urls[s], t) for s, t in texts.items()))
     ctx = StageContext()
     check = cross_validate(plan, notes, texts, ctx)
-    assert [(k.value, k.sites) for k in check.consensus if k.attribute == "licence"] == [
-        ("MIT", ["github.com", "loamdb.io"])
-    ]
+    assert [k for k in check.consensus if k.attribute == "licence"] == []
     assert len(check.contradictions) == 1
     x = check.contradictions[0]
     assert {x.a.quote, x.b.quote} >= {texts["s3"]}
+    # "switched to ... in 2024" reports a change: the newer state is the current one.
+    assert x.cause == "time"
+    current = next(c for c in check.claims if c.id == x.current)
+    assert current.quote == texts["s3"]
     assert [(g.option, g.dimension) for g in check.gaps] == [("Quillsync", "licence risk")]
+
+
+def test_sources_that_agree_on_an_undisputed_licence_form_a_consensus():
+    texts = {
+        "s1": "Loamdb is released under the MIT License.",
+        "s2": "Loamdb and its bindings are MIT-licensed.",
+    }
+    urls = {"s1": "https://github.com/loamdb/loamdb", "s2": "https://docs.loamdb.io/x"}
+    notes = _notes(*(_source(s, urls[s], t) for s, t in texts.items()))
+    check = cross_validate(PLAN, notes, texts, StageContext())
+    assert [(k.value, k.sites) for k in check.consensus if k.attribute == "licence"] == [
+        ("MIT", ["github.com", "loamdb.io"])
+    ]
+    assert check.contradictions == []
 
 
 def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged():

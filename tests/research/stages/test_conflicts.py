@@ -1,0 +1,109 @@
+"""Contradictions between whole sentences: denials, opposite judgements, differing figures."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research.stages.conflicts import Statement, figures, find_conflicts, topic_words
+
+OPTIONS = ["Quillsync", "Loamdb", "Apache Tessera"]
+
+
+def _st(key, quote, site, option="Quillsync", dimension="reliability", published=None):
+    return Statement(
+        key=key,
+        option=option,
+        dimension=dimension,
+        source_id=key,
+        site=site,
+        published=published,
+        quote=quote,
+        offset=0,
+        words=topic_words(quote, OPTIONS),
+    )
+
+
+FILLER = [
+    _st(f"f{i}", text, f"filler{i}.example")
+    for i, text in enumerate(
+        [
+            "Quillsync ships a command-line client for scripting.",
+            "Quillsync has a plugin API documented with examples.",
+            "Quillsync runs on Linux, macOS and Windows desktops.",
+            "Quillsync stores notes as plain Markdown files.",
+            "Quillsync offers keyboard shortcuts for every action.",
+            "Quillsync syncs through any WebDAV server.",
+            "Quillsync has a dark theme and a light theme.",
+        ]
+    )
+]
+
+
+def test_a_denial_of_what_another_source_states_is_a_contradiction():
+    a = _st("a", "Quillsync has no offline mode: edits made on a plane are lost.", "blog.example")
+    b = _st("b", "The offline mode of Quillsync queues edits until the network is back.", "docs.q")
+    found = find_conflicts([a, b, *FILLER])
+    assert len(found) == 1
+    assert found[0].why == "negation"
+    assert "offline" in found[0].attribute
+
+
+def test_different_figures_for_the_same_measure_contradict():
+    a = _st("a", "Quillsync uses 2.5x the memory of Loamdb at idle.", "bench.example")
+    b = _st(
+        "b", "At idle Quillsync needs 25x the memory of Loamdb, says the rewrite.", "news.example"
+    )
+    found = find_conflicts([a, b, *FILLER])
+    assert [c.why for c in found] == ["figures"]
+
+
+def test_matching_figures_and_figures_about_different_things_do_not_contradict():
+    same = [
+        _st("a", "Quillsync costs $8 per month for the team plan.", "shop.example"),
+        _st("b", "The team plan of Quillsync costs $8 per month.", "review.example"),
+    ]
+    different = [
+        _st("c", "Quillsync syncs 40% faster since the rewrite.", "x.example"),
+        _st("d", "Support tickets for Quillsync fell 12% this year.", "y.example"),
+    ]
+    assert find_conflicts([*same, *FILLER]) == []
+    assert find_conflicts([*different, *FILLER]) == []
+
+
+def test_two_sentences_from_one_site_never_contradict_each_other():
+    a = _st("a", "Quillsync has no offline mode at all.", "same.example")
+    b = _st("b", "The offline mode of Quillsync queues edits.", "same.example")
+    assert find_conflicts([a, b, *FILLER]) == []
+
+
+def test_a_question_asserts_nothing():
+    a = _st("a", "Does Quillsync have an offline mode?", "faq.example")
+    b = _st("b", "Quillsync has no offline mode.", "blog.example")
+    assert find_conflicts([a, b, *FILLER]) == []
+
+
+def test_sources_years_apart_are_explained_as_a_change_over_time():
+    a = _st("a", "Quillsync has no offline mode.", "old.example", published=date(2019, 3, 1))
+    b = _st(
+        "b",
+        "The offline mode of Quillsync queues edits.",
+        "new.example",
+        published=date(2025, 5, 1),
+    )
+    [conflict] = find_conflicts([a, b, *FILLER])
+    assert conflict.kind == "time"
+    assert "new.example" in conflict.note
+
+
+def test_chinese_denial_is_found_and_the_point_reads_as_a_phrase():
+    a = _st("a", "青鸟流程不支持离线模式，断网后无法编辑。", "a.example", option="Quillsync")
+    b = _st("b", "Quillsync 的离线模式会在断网时缓存修改。", "b.example", option="Quillsync")
+    found = find_conflicts([a, b, *FILLER])
+    assert [c.why for c in found] == ["negation"]
+    assert "离线模式" in found[0].attribute
+
+
+def test_figures_know_units_and_ignore_years_versions_and_confidence_intervals():
+    read = figures("In 2024 v2.1.0 cut p99 latency to 40 ms (95% CI 30 to 50) for $12 a month.")
+    assert {(f.unit, f.value) for f in read} == {("ms", 40.0), ("$", 12.0)}
+    assert {(f.unit, f.value) for f in figures("周下载量超1800万")} == {("万", 1800.0)}
