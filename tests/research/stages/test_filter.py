@@ -105,3 +105,38 @@ def test_it_keeps_at_most_the_limit_and_records_the_cut():
     assert len(result.dropped) == 2
     assert all("below the cut" in d.reason for d in result.dropped)
     assert all(k.reasons for k in result.kept)
+
+
+def test_an_options_own_address_counts_as_naming_it_and_short_forms_count_too():
+    from research.stages.text import mentions, option_names
+
+    assert option_names("Apache Tessera") == ("Apache Tessera", "Tessera")
+    assert option_names("Quill Sync Engine") == ("Quill Sync Engine", "QSE")
+    assert mentions("Benchmarks of QSE under load", "Quill Sync Engine")
+    assert not mentions("the qse flag", "Quill Sync Engine")  # initials only in capitals
+    assert mentions("Why Tessera's ingest is slow", "Apache Tessera")
+
+
+def test_a_page_on_an_options_own_site_is_kept_even_when_its_title_does_not_name_it():
+    filtered, _ = run(
+        [
+            cand(1, "https://quillsync.io/docs/acknowledgements", "Acknowledgements and receipts"),
+            cand(2, "https://cooking.example/soup", "A soup for winter evenings"),
+        ]
+    )
+    assert [k.id for k in filtered.kept] == ["s1"]
+
+
+def test_a_snippet_with_figures_and_comparisons_outranks_a_thin_one():
+    filtered, _ = run(
+        [
+            cand(1, "https://a.example/1", "About Quillsync", "Quillsync is a notes tool."),
+            cand(
+                2,
+                "https://b.example/2",
+                "Quillsync in practice",
+                "Quillsync syncs 40% faster than Loamdb since 2025.",
+            ),
+        ]
+    )
+    assert [k.id for k in filtered.kept] == ["s2", "s1"]

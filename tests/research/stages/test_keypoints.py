@@ -48,3 +48,37 @@ def test_a_page_about_one_option_lends_it_to_sentences_that_do_not_name_it():
     text = "The licence is Apache-2.0, so licence risk is low for commercial apps."
     points = key_points(text, ["Quillsync", "Loamdb"], ["licence risk"], page_option="Quillsync")
     assert points[0].option == "Quillsync"
+
+
+def test_a_sentence_comparing_two_options_is_kept_and_filed_under_the_first_named():
+    text = "Loamdb replicates writes far faster than Quillsync does on the same hardware."
+    points = key_points(text, ["Quillsync", "Loamdb"], ["performance"])
+    assert [p.option for p in points] == ["Loamdb"]
+
+
+def test_a_list_under_a_heading_naming_an_option_is_about_that_option():
+    text = (
+        "## Quillsync\n\n"
+        "- Drawbacks: complex to deploy and operate on small teams.\n"
+        "- Its plugin system has breaking changes in every release.\n\n"
+        "## Loamdb\n\n"
+        "- Simple to deploy as a single binary.\n"
+    )
+    points = key_points(text, ["Quillsync", "Loamdb"], ["operational complexity"])
+    by_quote = {p.quote: p.option for p in points}
+    assert by_quote["- Drawbacks: complex to deploy and operate on small teams."] == "Quillsync"
+    assert by_quote["- Simple to deploy as a single binary."] == "Loamdb"
+
+
+def test_an_over_long_run_on_sentence_yields_clauses_not_nothing():
+    clause = "Quillsync keeps licence costs low for teams of any size"
+    text = ", ".join([clause] * 12) + "."
+    points = key_points(text, ["Quillsync"], ["licence risk"])
+    assert points
+    assert all(len(p.quote) <= 400 and text[p.offset :].startswith(p.quote) for p in points)
+
+
+def test_a_table_row_naming_an_option_is_a_quotable_key_point():
+    text = "| Product | Licence | Price |\n|---|---|---|\n| Quillsync | MIT | $5 per seat |\n"
+    points = key_points(text, ["Quillsync", "Loamdb"], ["licence risk"])
+    assert [p.quote for p in points] == ["| Quillsync | MIT | $5 per seat |"]
