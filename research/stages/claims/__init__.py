@@ -7,6 +7,7 @@ option on a dimension. Everything here is deterministic and works on English and
 
 from __future__ import annotations
 
+from research.stages.claims.comparisons import compare, option_mentions
 from research.stages.claims.facts import Fact, clauses
 from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, licences
 from research.stages.claims.numbers import parse_number, quantity_facts
@@ -19,6 +20,7 @@ __all__ = [
     "LICENCE_PATTERNS",
     "Fact",
     "clauses",
+    "compare",
     "date_facts",
     "dimension_for",
     "extract",
@@ -26,6 +28,7 @@ __all__ = [
     "licences",
     "maintenance_fact",
     "normalise_version",
+    "option_mentions",
     "parse_number",
     "quantity_facts",
     "stance_polarity",

@@ -58,7 +58,7 @@ GOOD_THINGS_ZH = """性能 吞吐量 吞吐 速度 可靠性 可用性 可用 �
 生产力 人气 热度 知名度 采用率 文档 案例 示例 教程 插件 生态系统 生态 社区 用户群 用户 使用者
 贡献者 资料 资源 第三方库 组件库 岗位 市场份额 灵活度 灵活性 自由度 兼容性 安全性 可维护性
 可读性 下载量 关注度 支持 性价比 star""".split()
-BAD_THINGS_ZH = """学习成本 学习曲线 维护成本 心智负担 成本 费用 价格 开销 延迟 时延 内存占用
+BAD_THINGS_ZH = """安装包 学习成本 学习曲线 维护成本 心智负担 成本 费用 价格 开销 延迟 时延 内存占用
 资源占用 内存 占用 复杂度 复杂性 样板代码 模板代码 风险 门槛 包体积 包大小 体积 bug Bug BUG
 依赖 代码量 负担 耦合 故障 报错 漏洞 坑""".split()
 # After the thing, with optional adverbs: 文档较少, 生态非常庞大. One-character levels stop
@@ -142,6 +142,7 @@ PHRASES: list[tuple[str, int]] = [
     (r"(?:仍|还|尚)(?:在|处于)(?:早期|初期|测试|实验|成长|发展|完善)", -1),
     (r"较新(?!的|版|特性|功能|语法|标准|浏览器|技术)|(?:还|仍|比较|相对|较)年轻", -1),
     (r"难(?:以|用|学|懂|上手|维护|调试|排查|部署|配置|扩展)|上手难|不建议", -1),
+    (r"(?:有|存在)(?:一定|较大|很大|明显|不小)?的?差距", -1),
     (r"不难", 1),
 ]
 
@@ -165,6 +166,7 @@ best-in-class superior outperform outperforms better good well-designed well_des
 well-maintained well_maintained actively_maintained seamless seamlessly ergonomic pleasant
 enjoyable productive popular widely_used widely-used widely_adopted first-class rock-solid
 polished snappy improvement improvements improved improves advantage advantages love loved
+lighter leaner
 safer""")
 NEGATIVE = _words("""hard harder difficult steep steeper expensive costly pricey pricier
 costlier risky riskier high_risk poorly_documented undocumented buggy unstable slow slower
@@ -177,7 +179,7 @@ inferior worse worst drawback drawbacks downside downsides disadvantage disadvan
 pitfalls caveat caveats gotcha gotchas limitation limitations shortcoming shortcomings
 weakness weaknesses weak poor poorly bad mediocre clunky cumbersome awkward tedious confusing
 convoluted messy struggle struggles struggled struggling flaky unreliable insecure sluggish
-immature overhead bottleneck bottlenecks choke_point""")
+immature overhead bottleneck bottlenecks choke_point heavier""")
 POSITIVE_ZH = """平缓 容易 简单 便宜 低成本 风险低 风险较低 风险很低 完善 优秀 成熟 稳定 灵活
 强大 活跃 友好 推荐 上手快 门槛低 齐全 省心 放心 无忧 不错 顺手 好用 很好 方便 热闹 及时 优点
 优势 长处 易用 轻量级 轻量 轻巧 高效 流畅 首选 大佬 出色 卓越 领先 可靠 健壮 直观 简洁 优雅
