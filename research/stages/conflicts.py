@@ -25,7 +25,7 @@ from datetime import date
 from itertools import combinations
 
 from research.stages.claims import stance_polarity
-from research.stages.text import has_cjk, option_names, terms
+from research.stages.text import first_mention, has_cjk, option_names, terms
 
 # Words too common in decision writing to make two sentences "about the same point".
 GENERIC = frozenset(
@@ -38,7 +38,12 @@ GENERIC = frozenset(
     time times way system systems data users user people team teams project projects
     want need needs needed get gets getting see seen say says said know known
     not nor never none without yes its it's you your they them their our out off
-    really actually generally usually often less few lot lots thing things""".split()
+    really actually generally usually often less few lot lots thing things
+    group groups patient patients participant participants study studies trial trials
+    result results week weeks month months year years treatment treated compared
+    baseline mean respectively rate rates per vs versus total overall average
+    con que para por una del los las como mais não uma dos das les des une est pour pas
+    qui dans sur avec cette elle der die das und ist nicht mit für ein eine""".split()
 )
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|without|lacks?|lacking|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
@@ -58,6 +63,32 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _VERSION = re.compile(
     r"(?<![A-Za-z0-9.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)\b|\bversion\s?\d+(?:\.\d+)*", re.I
 )
+# Pairs of words that cannot both hold of one thing. Each side is a regular expression.
+OPPOSITES: list[tuple[str, str]] = [
+    (r"\bencrypted\b|加密存储", r"\bunencrypted\b|\bplain ?text\b|\bin the clear\b|明文|未加密"),
+    (
+        r"\bopen[- ]source\b|\bfree software\b|\bopen-sourced?\b|开源",
+        r"\bproprietary\b|\bclosed[- ]source\b|\bsource[- ]available\b|"
+        r"\bnon-?commercial\b|\bnot (?:free|open)|闭源",
+    ),
+    (
+        r"\b(?:significant(?:ly)?|reduced|reduces|reduction in|lowered|lower risk)\b|显著降低",
+        r"\b(?:non-?significant|not significant(?:ly)?|no significant|non-?inferior(?:ity)?|"
+        r"neutral|no (?:difference|effect|benefit))\b|无显著|没有显著",
+    ),
+    (r"\bstable\b|稳定版|正式版", r"\b(?:experimental|beta|preview|unstable)\b|实验性|测试版"),
+    (r"\bsupported\b|支持", r"\b(?:unsupported|removed|dropped)\b|不支持|已移除"),
+    (
+        r"\bpersist(?:ent|ence|s)\b|\bdurable\b|持久化",
+        r"\bfire[- ]and[- ]forget\b|\bin-memory only\b|\bno persistence\b|不持久",
+    ),
+    (r"\bsynchronous(?:ly)?\b|同步", r"\basynchronous(?:ly)?\b|\basync\b|异步"),
+    (
+        r"\b(?:deprecated|discontinued|archived|end[- ]of[- ]life)\b|弃用|停止维护",
+        r"\b(?:actively maintained|recommended)\b|积极维护|推荐",
+    ),
+]
+_OPPOSITES = [(re.compile(a, re.I), re.compile(b, re.I)) for a, b in OPPOSITES]
 MIN_SHARED = 2.2  # summed rarity of the shared words (one rare word, or two middling ones)
 TOLERANCE = 0.03  # rounding; a price 3.5% higher is a different price
 
@@ -76,6 +107,13 @@ class Statement:
     offset: int
     strength: float = 50.0
     words: frozenset[str] = field(default=frozenset(), compare=False)
+    # The part of the quote about this option, when the sentence names several
+    # ("Svelte ships 5KB; React 40KB"); figures and denials are read from it.
+    focus: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.focus or self.quote
 
 
 @dataclass(frozen=True)
@@ -83,7 +121,7 @@ class Conflict:
     a: Statement
     b: Statement
     attribute: str  # the shared point, in the sources' own words
-    why: str  # negation | stance | figures
+    why: str  # negation | opposites | stance | figures
     kind: str  # time | scope | error
     note: str
     weight: float
@@ -124,7 +162,7 @@ def find_conflicts(statements: list[Statement]) -> list[Conflict]:
     seen: set[frozenset[str]] = set()
     for a, b in combinations(statements, 2):
         pair = frozenset((a.quote, b.quote))
-        if a.option != b.option or a.site == b.site or pair in seen or _asks(a, b):
+        if a.option != b.option or a.source_id == b.source_id or pair in seen or _asks(a, b):
             continue
         conflict = _judge(a, b, a.words & b.words, rarity)
         if conflict is not None:
@@ -138,6 +176,29 @@ def _asks(*statements: Statement) -> bool:
     return any(s.quote.rstrip().endswith(("?", "？")) for s in statements)
 
 
+# Clauses that can carry their own verdict; a comma inside a list does not start one.
+_BIG_CLAUSE = re.compile(
+    r"[;；。]\s*|,\s+(?:and|but|while|whereas)\s+|\s+(?:but|whereas)\s+|[，,]\s*(?:但|而)"
+)
+_CLAUSE = re.compile(r"[;；,，、]\s*|\s+(?:and|while|whereas|but)\s+", re.I)
+
+
+def option_segments(quote: str, options: list[str]) -> dict[str, str]:
+    """For a sentence whose clauses have different options as subjects ("Svelte ships
+    5KB, React 40KB"), the clauses about each option. A clause belongs to the option it
+    opens with, or else to the one before: in "Kafka uses 54x the memory of NATS", NATS
+    is the yardstick, not the subject."""
+    parts: dict[str, list[str]] = {}
+    subject = None
+    for clause in _CLAUSE.split(quote):
+        opening = [o for o in options if 0 <= first_mention(clause.strip(), o) <= 4]
+        if len(opening) == 1:
+            subject = opening[0]
+        if subject is not None:
+            parts.setdefault(subject, []).append(clause)
+    return {o: " ".join(c) for o, c in parts.items()} if len(parts) >= 2 else {}
+
+
 def _rarity(statements: list[Statement]) -> dict[str, float]:
     """Inverse document frequency of each word over the run's key points."""
     df = Counter(w for s in statements for w in s.words)
@@ -149,27 +210,57 @@ def _judge(
     a: Statement, b: Statement, shared: frozenset[str], rarity: dict[str, float]
 ) -> Conflict | None:
     shared_weight = sum(rarity.get(w, 0.0) for w in shared)
-    why = _why(a, b, shared, shared_weight)
+    why = _why(a, b, shared, shared_weight, rarity)
     if why is None:
         return None
     point = _point(shared, rarity, a.quote) or (a.dimension or "")
     kind, note = _explain(a, b, why, point)
-    weight = shared_weight + min(a.strength, b.strength) / 50
+    # A sentence's overall tone may not be about the shared point, so opposite stances
+    # are weaker evidence of a disagreement than a denial or a different figure.
+    weight = shared_weight * (0.6 if why == "stance" else 1.0) + min(a.strength, b.strength) / 50
     return Conflict(a, b, point, why, kind, note, weight)
 
 
-def _why(a: Statement, b: Statement, shared: frozenset[str], weight: float) -> str | None:
+def _why(
+    a: Statement, b: Statement, shared: frozenset[str], weight: float, rarity: dict[str, float]
+) -> str | None:
     same_dimension = a.dimension is not None and a.dimension == b.dimension
-    if _figures_differ(a.quote, b.quote, shared):
-        return "figures"
-    if weight < MIN_SHARED:
+    if _figures_differ(a.text, b.text, shared, same_dimension):
+        return "figures"  # two studies on one site are still two studies
+    if weight < MIN_SHARED or a.site == b.site:
         return None
-    if _negated(a.quote, shared) != _negated(b.quote, shared):
+    if _negated(a.text, shared) != _negated(b.text, shared):
         return "negation"
-    pa, pb = stance_polarity(a.quote), stance_polarity(b.quote)
-    if pa and pb and pa != pb and same_dimension and weight >= 1.5 * MIN_SHARED:
+    if _opposed(a.text, b.text, shared, rarity):
+        return "opposites"
+    pa, pb = stance_polarity(a.text), stance_polarity(b.text)
+    if pa and pb and pa != pb and same_dimension and weight >= 2 * MIN_SHARED:
         return "stance"
     return None
+
+
+def _opposed(a: str, b: str, shared: frozenset[str], rarity: dict[str, float]) -> bool:
+    """One says the shared point is X where the other says it is the opposite of X. Only
+    the clauses carrying the point count: "a significant drop in strokes and a
+    nonsignificant trend for infarctions" is negative about infarctions."""
+    point = sorted(shared, key=lambda w: -rarity.get(w, 0.0))[:2]
+    near_a, near_b = _clauses_with(a, point), _clauses_with(b, point)
+    for yes, no in _OPPOSITES:
+        side_a, side_b = _side(near_a, yes, no), _side(near_b, yes, no)
+        if side_a and side_b and side_a != side_b:
+            return True
+    return False
+
+
+def _side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> str | None:
+    # The qualified form wins: "a nonsignificant reduction" is not a reduction.
+    return "no" if no.search(text) else "yes" if yes.search(text) else None
+
+
+def _clauses_with(text: str, words: list[str]) -> str:
+    lowered = text.lower()
+    clauses = [c for c in _BIG_CLAUSE.split(lowered) if any(w in c for w in words)]
+    return " | ".join(clauses)
 
 
 def _negated(quote: str, shared: frozenset[str]) -> bool:
@@ -220,13 +311,19 @@ def _float(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def _figures_differ(a: str, b: str, shared: frozenset[str]) -> bool:
-    """Two figures in one unit that measure the same thing (a shared word next to each)
-    and differ, while neither has a match on the other side."""
+# Units specific enough that two figures in them on one dimension measure the same thing.
+SPECIFIC_UNITS = frozenset("kb mb gb ms msg/s req/s rps $ € £ ¥".split())
+
+
+def _figures_differ(a: str, b: str, shared: frozenset[str], same_dimension: bool) -> bool:
+    """Two figures in one unit that measure the same thing (a shared word next to each,
+    or a specific unit on the same dimension) and differ, while neither has a match on
+    the other side."""
     fa, fb = figures(a), figures(b)
     for x in fa:
         for y in fb:
-            if x.unit != y.unit or not (x.context & y.context & shared):
+            alike = x.context & y.context & shared or (same_dimension and x.unit in SPECIFIC_UNITS)
+            if x.unit != y.unit or not alike:
                 continue
             if not _close_to_any(x.value, {f.value for f in fb if f.unit == x.unit}) and not (
                 _close_to_any(y.value, {f.value for f in fa if f.unit == y.unit})
@@ -267,6 +364,7 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
     what = {
         "figures": "give different figures",
         "negation": "one denies what the other states",
+        "opposites": "describe it in opposite terms",
         "stance": "judge it in opposite directions",
     }[why]
     lead = f"On “{point}”, {a.site} and {b.site} {what}"
@@ -298,15 +396,21 @@ def _scopes_differ(a: str, b: str) -> bool:
     return bool(va and vb and va.isdisjoint(vb))
 
 
+PER_CELL = 3  # the strongest few disagreements per option and dimension
+
+
 def _best_per_point(found: list[Conflict]) -> list[Conflict]:
-    """One contradiction per pair of sentences, and each sentence in at most two, so one
-    loud page cannot flood the report."""
+    """Each sentence in at most two contradictions and each option x dimension with at
+    most PER_CELL, strongest first, so one loud page cannot flood the report."""
     chosen: list[Conflict] = []
     uses: Counter[str] = Counter()
+    cells: Counter[tuple[str, str | None]] = Counter()
     for c in sorted(found, key=lambda c: -c.weight):
-        if uses[c.a.key] >= 2 or uses[c.b.key] >= 2:
+        cell = (c.a.option, c.a.dimension or c.b.dimension)
+        if uses[c.a.key] >= 2 or uses[c.b.key] >= 2 or cells[cell] >= PER_CELL:
             continue
         chosen.append(c)
         uses[c.a.key] += 1
         uses[c.b.key] += 1
+        cells[cell] += 1
     return chosen

@@ -19,7 +19,13 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.stages.claims import LICENCE_PATTERNS, extract, parse_number
-from research.stages.conflicts import Conflict, Statement, find_conflicts, topic_words
+from research.stages.conflicts import (
+    Conflict,
+    Statement,
+    find_conflicts,
+    option_segments,
+    topic_words,
+)
 from research.stages.context import StageContext
 from research.stages.keypoints import clean
 from research.stages.sourcekind import classify
@@ -313,20 +319,23 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
         for i, kp in enumerate(src.key_points):
             if kp.option is None:
                 continue
-            statements.append(
-                Statement(
-                    key=f"{src.source_id}:{i}",
-                    option=kp.option,
-                    dimension=kp.dimension,
-                    source_id=src.source_id,
-                    site=f.site,
-                    published=f.published,
-                    quote=kp.quote,
-                    offset=kp.offset,
-                    strength=_stance_weight(f),
-                    words=topic_words(kp.quote, plan.options),
+            segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
+            for option, focus in segments.items():
+                statements.append(
+                    Statement(
+                        key=f"{src.source_id}:{i}:{option}",
+                        option=option,
+                        dimension=kp.dimension,
+                        source_id=src.source_id,
+                        site=f.site,
+                        published=f.published,
+                        quote=kp.quote,
+                        offset=kp.offset,
+                        strength=_stance_weight(f),
+                        words=topic_words(focus or kp.quote, plan.options),
+                        focus=focus,
+                    )
                 )
-            )
     return statements
 
 

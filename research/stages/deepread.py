@@ -6,6 +6,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from research.artifacts import Filtered, KeptCandidate, Notes, Plan, SourceNotes
 from research.outcomes import Outcome
@@ -136,7 +137,9 @@ def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[So
     published = page.published or cand.published
     header = _header(cand, title, published, base.site)
     stored = header + page.text
-    page_option = _page_option(title, plan.options)
+    page_option = _page_option(title, plan.options) or _page_option(
+        _url_words(cand.url), plan.options
+    )
     points = key_points(
         page.text,
         plan.options,
@@ -175,6 +178,12 @@ def _header(cand: KeptCandidate, title: str, published: str | None, site: str) -
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _url_words(url: str) -> str:
+    """An address as words: docs.nats.io/concepts reads "docs nats io concepts"."""
+    parts = urlsplit(url)
+    return re.sub(r"[-_/.]+", " ", f"{parts.hostname or ''} {parts.path}")
 
 
 def _page_option(title: str, options: list[str]) -> str | None:

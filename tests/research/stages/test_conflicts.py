@@ -107,3 +107,16 @@ def test_figures_know_units_and_ignore_years_versions_and_confidence_intervals()
     read = figures("In 2024 v2.1.0 cut p99 latency to 40 ms (95% CI 30 to 50) for $12 a month.")
     assert {(f.unit, f.value) for f in read} == {("ms", 40.0), ("$", 12.0)}
     assert {(f.unit, f.value) for f in figures("周下载量超1800万")} == {("万", 1800.0)}
+
+
+def test_clauses_are_given_to_the_option_that_opens_them_not_to_a_yardstick():
+    from research.stages.conflicts import option_segments
+
+    listed = option_segments(
+        "Loamdb ships 5KB, Quillsync weighs 40KB; Loamdb loads first.", OPTIONS
+    )
+    assert listed == {
+        "Loamdb": "Loamdb ships 5KB Loamdb loads first.",
+        "Quillsync": "Quillsync weighs 40KB",
+    }
+    assert option_segments("Quillsync uses 54x the memory of Loamdb at idle.", OPTIONS) == {}
