@@ -13,12 +13,14 @@ from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, lice
 from research.stages.claims.numbers import parse_number, quantity_facts
 from research.stages.claims.stances import stance_polarity
 from research.stages.claims.status import maintenance_fact
+from research.stages.claims.tables import TableFact, table_rows
 from research.stages.claims.versions import date_facts, normalise_version, version_fact
 from research.stages.lexicon import concepts_for
 
 __all__ = [
     "LICENCE_PATTERNS",
     "Fact",
+    "TableFact",
     "clauses",
     "compare",
     "date_facts",
@@ -32,6 +34,7 @@ __all__ = [
     "parse_number",
     "quantity_facts",
     "stance_polarity",
+    "table_rows",
     "version_fact",
 ]
 

@@ -58,8 +58,8 @@ GOOD_THINGS_ZH = """性能 吞吐量 吞吐 速度 可靠性 可用性 可用 �
 生产力 人气 热度 知名度 采用率 文档 案例 示例 教程 插件 生态系统 生态 社区 用户群 用户 使用者
 贡献者 资料 资源 第三方库 组件库 岗位 市场份额 灵活度 灵活性 自由度 兼容性 安全性 可维护性
 可读性 下载量 关注度 支持 性价比 star""".split()
-BAD_THINGS_ZH = """安装包 学习成本 学习曲线 维护成本 心智负担 成本 费用 价格 开销 延迟 时延 内存占用
-资源占用 内存 占用 复杂度 复杂性 样板代码 模板代码 风险 门槛 包体积 包大小 体积 bug Bug BUG
+BAD_THINGS_ZH = """安装包 大小 学习成本 学习曲线 维护成本 心智负担 成本 费用 价格 开销 延迟 时延
+内存占用 资源占用 内存 占用 复杂度 复杂性 样板代码 模板代码 风险 门槛 包体积 包大小 体积 bug Bug BUG
 依赖 代码量 负担 耦合 故障 报错 漏洞 坑""".split()
 # After the thing, with optional adverbs: 文档较少, 生态非常庞大. One-character levels stop
 # before characters that make them part of another word (社区大佬, 支持多种, 高并发).
