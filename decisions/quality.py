@@ -114,9 +114,14 @@ def report_quotes(run_folder: Path) -> tuple[int, int]:
     return verified, len(matches)
 
 
+# A Sources line in any report language: "[n] [title](url) · ... [page](page)", ending in
+# a link to the stored extract whose text is its own target.
+_SOURCE_LINE = re.compile(r"^\[(\d+)\] .*\[([^\]]+)\]\(\2\)\s*$", re.M)
+
+
 def _cited_pages(run_folder: Path, report: str) -> dict[int, str]:
     """Map citation numbers to stored text, from the report's own Sources list."""
     pages = {}
-    for n, page in re.findall(r"^\[(\d+)\] .*stored extract: \[([^\]]+)\]", report, re.M):
+    for n, page in _SOURCE_LINE.findall(report):
         pages[int(n)] = (run_folder / page).read_text(encoding="utf-8")
     return pages

@@ -1,7 +1,10 @@
 """The Markdown report: built from the decision with a Jinja2 template, then checked.
 
-Every quote is checked against the stored text of the source it cites before the report is
-written, and a report without all of its sections is an error, never a partial success.
+It leads with the answer (warning, recommendation, confidence, the reasons that decided it,
+the contradiction that matters most), then gives the sections DESIGN section 2 fixes, in the
+question's language (decisions.i18n). Every quote is checked against the stored text of the
+source it cites before the report is written, and a report without all of its sections is
+an error, never a partial success.
 """
 
 from __future__ import annotations
@@ -14,20 +17,27 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from decisions import narrative
+from decisions.i18n import HEADINGS, Strings
+from decisions.scoring import WEIGHTS
 from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan, ScoreCell
 from research.stages.sourcekind import classify
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "reports"
+# Section ids, in the order a report must have them; decisions.i18n.HEADINGS names them.
 SECTIONS = (
-    "Background",
-    "Options",
-    "Dimensions and weights",
-    "Score matrix",
-    "Contradictions and consensus",
-    "Recommendation",
-    "Confidence and missing information",
+    "summary",
+    "background",
+    "options",
+    "dimensions",
+    "matrix",
+    "contradictions",
+    "recommendation",
+    "confidence",
 )
 QUOTE = re.compile(r"\[(\d+)\] “(.+)”")
+# The low-confidence warning lists this many items; the full list is in its own section.
+WARNING_ITEMS = 3
 
 
 class ReportIncomplete(Exception):
@@ -46,7 +56,7 @@ class ReportInput:
     generated: date
 
 
-def _env() -> Environment:
+def _env(t: Strings) -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         undefined=StrictUndefined,
@@ -54,53 +64,68 @@ def _env() -> Environment:
         autoescape=False,
     )  # Markdown, not HTML
     env.filters["cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
-    env.filters["link_text"] = lambda text: re.sub(r"[\[\]]", "", str(text)) or "untitled"
+    env.filters["link_text"] = lambda text: re.sub(r"[\[\]]", "", str(text)) or t("untitled")
     return env
 
 
 def render(data: ReportInput) -> str:
     numbers = {s.source_id: n for n, s in enumerate(data.notes.ok_sources(), 1)}
     claims = {c.id: c for c in data.crosscheck.claims}
-    text = _env().get_template("report.md.j2").render(**_context(data, numbers, claims))
-    validate(text, data.pages, {n: sid for sid, n in numbers.items()}, bool(numbers))
+    t = Strings(data.plan.language)
+    text = _env(t).get_template("report.md.j2").render(**_context(data, numbers, claims, t))
+    sources = {n: sid for sid, n in numbers.items()}
+    validate(text, data.pages, sources, bool(numbers), language=t.language)
     return text
 
 
 def _context(
-    data: ReportInput, numbers: dict[str, int], claims: dict[str, Claim]
+    data: ReportInput, numbers: dict[str, int], claims: dict[str, Claim], t: Strings
 ) -> dict[str, Any]:
     d = data.decision
-    cite = _citer(numbers, claims)
+    cite = _citer(numbers)
+    low = d.assessment.confidence < d.threshold
     return {
+        "t": t,
         "question": data.plan.question,
         "run_id": data.run_id,
         "generated": data.generated,
-        "mode_label": "deterministic analysis (no LLM)"
-        if d.mode == "deterministic"
-        else "LLM-assisted analysis",
-        "low_confidence": d.assessment.confidence < d.threshold,
+        "mode": t("mode_deterministic" if d.mode == "deterministic" else "mode_llm"),
+        "low_confidence": low,
+        "confidence": f"{d.assessment.confidence:.0f}",
         "threshold": d.threshold,
         "a": d.assessment,
         "missing": d.missing_information,
+        "warning_items": d.missing_information[:WARNING_ITEMS],
         "unreachable": d.unreachable,
         "providers": data.plan.sources,
         "kept": len(data.filtered.kept),
         "read": len(data.notes.sources),
         "cite_all": cite(list(numbers)),
-        "sources": _sources(data, numbers),
-        "options": _options(data, cite),
+        "has_claims": bool(claims),
+        "sources": _sources(data, numbers, t),
+        "options": _options(data, cite, t),
         "dimensions": _dimensions(data, cite),
-        "cells": [_cell(c, claims, numbers, cite) for c in d.matrix],
+        "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
+        "cells": [_cell(c, claims, numbers, cite, t) for c in d.matrix],
         "ranking": d.ranking,
-        "contradictions": [_contradiction(x, numbers) for x in data.crosscheck.contradictions],
-        "consensus": [_consensus(k, claims, numbers) for k in data.crosscheck.consensus],
+        "contradictions": [
+            _contradiction(x, claims, numbers, t) for x in data.crosscheck.contradictions
+        ],
+        "consensus": [_consensus(k, claims, numbers, t) for k in data.crosscheck.consensus],
         "rec": d.recommendation,
+        "rec_line": _rec_line(d, low, t),
+        "reasons": [
+            t.say(s.key, s.params)
+            for s in narrative.reasons(d, data.plan, claims, cite, list(numbers))
+        ],
+        "top": _top_contradiction(data, claims, numbers, t),
         "rec_cites": _recommendation_cites(data, cite),
-        "verified_line": _verified_line(data, cite),
+        "method": d.assessment.method,
+        "verified_line": _verified_line(data, cite, t),
     }
 
 
-def _citer(numbers: dict[str, int], claims: dict[str, Claim]):
+def _citer(numbers: dict[str, int]) -> narrative.Cite:
     def cite(source_ids: list[str]) -> str:
         ns = sorted({numbers[s] for s in source_ids if s in numbers})
         return ", ".join(f"[{n}]" for n in ns)
@@ -108,34 +133,61 @@ def _citer(numbers: dict[str, int], claims: dict[str, Claim]):
     return cite
 
 
-def _sources(data: ReportInput, numbers: dict[str, int]) -> list[dict[str, Any]]:
+def _rec_line(d: Decision, low: bool, t: Strings) -> str:
+    if d.recommendation.option is None:
+        return t("no_recommendation")
+    return t("provisional" if low else "recommendation", option=d.recommendation.option)
+
+
+def _top_contradiction(
+    data: ReportInput, claims: dict[str, Claim], numbers: dict[str, int], t: Strings
+) -> str:
+    found = data.crosscheck.contradictions
+    x = narrative.top_contradiction(found, data.decision, data.plan, claims)
+    if x is None:
+        if not numbers:
+            return t("top_contradiction_unread")
+        return t("top_contradiction_none", cites=", ".join(f"[{n}]" for n in numbers.values()))
+    said = narrative.describe(x, claims, numbers)
+    where = t("contradiction_where", id=x.id, count=len(found), section=t.heading("contradictions"))
+    return t(
+        "top_contradiction",
+        option=x.option,
+        topic=_topic_label(x.attribute, x.dimension, t),
+        said=t.say(said.key, said.params),
+        where=where,
+        cause=_cause(x, claims, numbers, t),
+    )
+
+
+def _cause(x, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> str:
+    said = narrative.cause(x, claims, numbers)
+    return t("sentence_sep") + t.say(said.key, said.params) if said else ""
+
+
+def _sources(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dict[str, Any]]:
     return [
         {
             "n": numbers[s.source_id],
             "title": s.title or s.url,
             "url": s.url,
             "site": s.site,
-            "published": s.published,
+            "published": s.published or t("unknown"),
             "page": s.page,
-            "kind": classify(s.final_url or s.url, s.title, data.plan.options).kind,
+            "kind": t.kind(classify(s.final_url or s.url, s.title, data.plan.options).kind),
         }
         for s in data.notes.ok_sources()
     ]
 
 
-def _options(data: ReportInput, cite) -> list[dict[str, Any]]:
-    origin = "named in the question" if data.plan.options_source == "question" else "given"
+def _options(data: ReportInput, cite, t: Strings) -> list[dict[str, Any]]:
+    origin = t("origin_question" if data.plan.options_source == "question" else "origin_given")
     rows = []
     for option in data.plan.options:
         mine = [c for c in data.crosscheck.claims if c.option == option]
-        rows.append(
-            {
-                "name": option,
-                "origin": origin,
-                "claims": len(mine),
-                "cites": cite([c.source_id for c in mine]),
-            }
-        )
+        cites = cite([c.source_id for c in mine])
+        detail = t("option_claims", count=len(mine), cites=cites) if cites else None
+        rows.append({"name": option, "origin": origin, "detail": detail or t("option_no_claim")})
     return rows
 
 
@@ -151,35 +203,40 @@ def _dimensions(data: ReportInput, cite) -> list[dict[str, Any]]:
 
 
 def _cell(
-    cell: ScoreCell, claims: dict[str, Claim], numbers: dict[str, int], cite
+    cell: ScoreCell, claims: dict[str, Claim], numbers: dict[str, int], cite, t: Strings
 ) -> dict[str, Any]:
     mine = [claims[i] for i in cell.claim_ids if i in claims]
     evidence = [
-        {"claim_id": c.id, "n": numbers[c.source_id], "quote": c.quote, "label": _label(c)}
+        {"claim_id": c.id, "n": numbers[c.source_id], "quote": c.quote, "label": _label(c, t)}
         for c in mine
         if c.source_id in numbers
     ]
     return {**cell.model_dump(), "cites": cite([c.source_id for c in mine]), "evidence": evidence}
 
 
-def _label(claim: Claim) -> str:
+def _label(claim: Claim, t: Strings) -> str:
     if claim.kind == "stance":
-        return f"{claim.value} on {claim.dimension}"
-    return f"{claim.attribute}: {claim.value}"
+        return t("label_stance", value=t.value(claim.value), dimension=claim.dimension)
+    if claim.kind == "statement":  # its value is the sentence itself, quoted right after
+        return t("label_statement", attribute=t.attribute(claim.attribute))
+    return t("label_fact", attribute=t.attribute(claim.attribute), value=t.value(claim.value))
 
 
-def _topic_label(attribute: str, dimension: str | None) -> str:
+def _topic_label(attribute: str, dimension: str | None, t: Strings) -> str:
     if attribute == "stance":
-        return f"judgement on {dimension}"
-    return attribute.replace("_", " ")
+        return t("topic_stance", dimension=dimension or t("overall_merit"))
+    return t.attribute(attribute)
 
 
-def _contradiction(x, numbers: dict[str, int]) -> dict[str, Any]:
+def _contradiction(
+    x, claims: dict[str, Claim], numbers: dict[str, int], t: Strings
+) -> dict[str, Any]:
     return {
         "id": x.id,
         "option": x.option,
-        "attribute": _topic_label(x.attribute, x.dimension),
+        "topic": _topic_label(x.attribute, x.dimension, t),
         "note": x.note,
+        "cause": _cause(x, claims, numbers, t),
         "a_n": numbers[x.a.source_id],
         "a_quote": x.a.quote,
         "b_n": numbers[x.b.source_id],
@@ -187,7 +244,7 @@ def _contradiction(x, numbers: dict[str, int]) -> dict[str, Any]:
     }
 
 
-def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int]) -> dict[str, Any]:
+def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> dict[str, Any]:
     quotes, seen = [], set()
     for claim_id in k.claim_ids:
         claim = claims.get(claim_id)
@@ -196,9 +253,9 @@ def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int]) -> dict[str
             quotes.append({"n": numbers[claim.source_id], "quote": claim.quote})
     return {
         "option": k.option,
-        "attribute": _topic_label(k.attribute, k.dimension),
-        "value": k.value,
-        "sites": k.sites,
+        "topic": _topic_label(k.attribute, k.dimension, t),
+        "value": t.value(k.value),
+        "agree": t("agree", count=len(k.sites), sites=", ".join(k.sites)),
         "quotes": quotes[:3],
     }
 
@@ -210,27 +267,32 @@ def _recommendation_cites(data: ReportInput, cite) -> str:
     return cite([c.source_id for c in data.crosscheck.claims if c.option == option])
 
 
-def _verified_line(data: ReportInput, cite) -> str:
+def _verified_line(data: ReportInput, cite, t: Strings) -> str:
     n = len(data.crosscheck.claims)
-    if not n:
-        return "No quote could be verified."
-    return (
-        f"All {n} claims in this report were checked to appear verbatim in the stored "
-        f"text of the source they cite: {cite([c.source_id for c in data.crosscheck.claims])}."
-    )
+    if n:
+        return t("verified", count=n, cites=cite([c.source_id for c in data.crosscheck.claims]))
+    read = cite([s.source_id for s in data.notes.ok_sources()])
+    return t("not_verified", cites=read) if read else t("not_verified_unread")
 
 
-def validate(text: str, pages: dict[str, str], sources: dict[int, str], has_evidence: bool) -> None:
-    """Raise ReportIncomplete unless every section is there, in order, citing evidence, and
-    every quote is an exact substring of the stored text of the source it cites."""
-    bodies = _sections(text)
+def validate(
+    text: str,
+    pages: dict[str, str],
+    sources: dict[int, str],
+    has_evidence: bool,
+    language: str = "en",
+) -> None:
+    """Raise ReportIncomplete unless every section is there, in order, under its heading in
+    the report's language, citing evidence, and every quote is an exact substring of the
+    stored text of the source it cites."""
+    headings = HEADINGS[language]
+    bodies = _sections(text, {headings[s]: s for s in SECTIONS})
     if list(bodies) != list(SECTIONS):
-        missing = [s for s in SECTIONS if s not in bodies]
-        raise ReportIncomplete(
-            f"report sections missing or out of order: {missing or list(bodies)}"
-        )
+        missing = [headings[s] for s in SECTIONS if s not in bodies]
+        found = [headings[s] for s in bodies]
+        raise ReportIncomplete(f"report sections missing or out of order: {missing or found}")
     if has_evidence:
-        uncited = [name for name, body in bodies.items() if not re.search(r"\[\d+\]", body)]
+        uncited = [headings[s] for s, body in bodies.items() if not re.search(r"\[\d+\]", body)]
         if uncited:
             raise ReportIncomplete(f"report sections cite no evidence: {uncited}")
     for match in QUOTE.finditer(text):
@@ -241,16 +303,15 @@ def validate(text: str, pages: dict[str, str], sources: dict[int, str], has_evid
             )
 
 
-def _sections(text: str) -> dict[str, str]:
+def _sections(text: str, ids: dict[str, str]) -> dict[str, str]:
+    """Section id -> body, for the headings `ids` maps; other headings end a section."""
     bodies: dict[str, str] = {}
     current = None
     for line in text.splitlines():
         if line.startswith("## "):
-            current = line[3:].strip()
-            if current in SECTIONS:
+            current = ids.get(line[3:].strip())
+            if current is not None:
                 bodies[current] = ""
-            else:
-                current = None
         elif current is not None:
             bodies[current] += line + "\n"
     return bodies

@@ -1,0 +1,193 @@
+"""What the report says in sentences, chosen from the decision's structured facts.
+
+Each sentence is a `Say`: a key into decisions.i18n and the facts it needs, so the same
+choice reads the same in every language. Nothing here quotes a source: quotes are printed
+only verbatim, next to their citation, by the template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from decisions.assessment import CLOSE_RACE
+from research.artifacts import (
+    Claim,
+    Contradiction,
+    Decision,
+    Plan,
+    RankedOption,
+    ScoreCell,
+)
+
+Cite = Callable[[list[str]], str]  # source ids -> "[1], [3]"
+MAX_REASONS = 3
+
+
+@dataclass(frozen=True)
+class Say:
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+# --- the reasons that decided it --------------------------------------------------------
+
+
+def reasons(
+    decision: Decision, plan: Plan, claims: dict[str, Claim], cite: Cite, read: list[str]
+) -> list[Say]:
+    """At most three: the winner's total, its margin, and the dimension that decided it."""
+    option = decision.recommendation.option
+    scored = {r.option: r for r in decision.ranking if r.total is not None}
+    if option is None or option not in scored:
+        return _no_recommendation(decision, read, cite)
+    top = scored[option]
+    runner = next((r for r in decision.ranking if r.total is not None and r.option != option), None)
+    mine = _cells(decision.matrix, option)
+    said = [
+        Say(
+            "reason_total",
+            {
+                "option": option,
+                "total": f"{top.total:.1f}",
+                "covered": top.cells_with_evidence,
+                "dimensions": len(plan.dimensions),
+                "cites": cite(_sources(mine.values(), claims)),
+            },
+        ),
+        _margin(top, runner),
+    ]
+    decisive = _decisive(mine, runner, decision.matrix, plan, claims, cite)
+    return ([*said, decisive] if decisive else said)[:MAX_REASONS]
+
+
+def _no_recommendation(decision: Decision, read: list[str], cite: Cite) -> list[Say]:
+    said = [
+        Say("reason_nothing_verified", {"cites": cite(read)})
+        if read
+        else Say("reason_nothing_read")
+    ]
+    if decision.unreachable:
+        said.append(Say("reason_unreachable", {"section": "background"}))
+    return said
+
+
+def _margin(top: RankedOption, runner: RankedOption | None) -> Say:
+    if runner is None or runner.total is None or top.total is None:
+        return Say("reason_alone")
+    gap = top.total - runner.total
+    return Say(
+        "reason_close" if gap < CLOSE_RACE else "reason_margin",
+        {"runner": runner.option, "runner_total": f"{runner.total:.1f}", "gap": f"{gap:.1f}"},
+    )
+
+
+def _decisive(
+    mine: dict[str, ScoreCell],
+    runner: RankedOption | None,
+    matrix: list[ScoreCell],
+    plan: Plan,
+    claims: dict[str, Claim],
+    cite: Cite,
+) -> Say | None:
+    """The dimension where the winner gains most on the runner-up, weighted; without a
+    comparable runner-up, the dimension that adds most to the winner's own total."""
+    if not mine:
+        return None
+    weights = {d.name: d.weight for d in plan.dimensions}
+    theirs = _cells(matrix, runner.option) if runner else {}
+    gain = {
+        d: weights.get(d, 0) * ((cell.score or 0) - (theirs[d].score or 0))
+        for d, cell in mine.items()
+        if d in theirs
+    }
+    dim = max(gain, key=gain.__getitem__, default=None)
+    if runner is not None and dim is not None and gain[dim] > 0:
+        versus = {"runner": runner.option, "runner_score": f"{theirs[dim].score:.1f}"}
+        return Say("reason_versus", _on(dim, mine[dim], weights, claims, cite) | versus)
+    dim = max(mine, key=lambda d: weights.get(d, 0) * (mine[d].score or 0))
+    return Say("reason_strongest", _on(dim, mine[dim], weights, claims, cite))
+
+
+def _on(
+    dim: str, cell: ScoreCell, weights: dict[str, float], claims: dict[str, Claim], cite: Cite
+) -> dict[str, Any]:
+    return {
+        "dimension": dim,
+        "weight": f"{100 * weights.get(dim, 0):.0f}",
+        "score": f"{cell.score:.1f}",
+        "cites": cite(_sources([cell], claims)),
+    }
+
+
+def _cells(matrix: list[ScoreCell], option: str) -> dict[str, ScoreCell]:
+    return {c.dimension: c for c in matrix if c.option == option and not c.missing}
+
+
+def _sources(cells, claims: dict[str, Claim]) -> list[str]:
+    return [claims[i].source_id for c in cells for i in c.claim_ids if i in claims]
+
+
+# --- the contradiction that matters most -----------------------------------------------
+
+
+def top_contradiction(
+    contradictions: list[Contradiction],
+    decision: Decision,
+    plan: Plan,
+    claims: dict[str, Claim],
+) -> Contradiction | None:
+    """The one a reader most needs: on the recommended option (then the runner-up, and so
+    on), between typed facts or judgements rather than whole sentences, unexplained rather
+    than put down to time or scope, on the most heavily weighted dimension; the engine's own
+    order breaks ties."""
+    if not contradictions:
+        return None
+    weights = {d.name: d.weight for d in plan.dimensions}
+    order = [r.option for r in decision.ranking if r.total is not None]
+    rank = {o: i for i, o in enumerate(order)}
+
+    def importance(item: tuple[int, Contradiction]) -> tuple[int, bool, int, float, int]:
+        n, x = item
+        sides = [claims.get(x.a.claim_id), claims.get(x.b.claim_id)]
+        loose = any(c is None or c.kind == "statement" for c in sides)
+        dimension = x.dimension or next((c.dimension for c in sides if c), None)
+        return (
+            rank.get(x.option, len(order)),
+            loose,
+            _EXPLAINED.get(x.cause or "error", 0),
+            -weights.get(dimension or "", 0),
+            n,
+        )
+
+    return min(enumerate(contradictions), key=importance)[1]
+
+
+# A difference of time or scope may be no conflict at all; one nothing explains is.
+_EXPLAINED = {"error": 0, "scope": 1, "time": 2}
+
+
+def describe(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int]) -> Say:
+    """Both sides in words, by citation number: the quotes themselves follow in full under
+    Contradictions and consensus. A whole-sentence claim has no short value, and a cut
+    sentence would misquote it, so then only the citation numbers are given."""
+    a, b = claims.get(x.a.claim_id), claims.get(x.b.claim_id)
+    params: dict[str, Any] = {
+        "a": f"[{numbers[x.a.source_id]}]",
+        "b": f"[{numbers[x.b.source_id]}]",
+    }
+    if a is None or b is None or "statement" in (a.kind, b.kind):
+        return Say("contradiction_plain", params)
+    key = "contradiction_stance" if x.attribute == "stance" else "contradiction_fact"
+    return Say(key, params | {"a_value": a.value, "b_value": b.value})
+
+
+def cause(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int]) -> Say | None:
+    """Why the sources may differ, as cross-validation judged it."""
+    if x.cause == "time":
+        current = claims.get(x.current or "")
+        if current is not None and current.source_id in numbers:
+            return Say("cause_time", {"current": f"[{numbers[current.source_id]}]"})
+        return Say("cause_time_unknown")
+    return Say(f"cause_{x.cause}") if x.cause else None

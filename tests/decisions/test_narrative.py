@@ -1,0 +1,183 @@
+from __future__ import annotations
+
+from decisions.narrative import cause, describe, reasons, top_contradiction
+from research.artifacts import (
+    Assessment,
+    Claim,
+    Contradiction,
+    ContradictionSide,
+    Decision,
+    Dimension,
+    Plan,
+    RankedOption,
+    Recommendation,
+    ScoreCell,
+)
+
+PLAN = Plan(
+    question="Alder or Birch?",
+    options=["Alder", "Birch"],
+    dimensions=[Dimension(name="cost", weight=0.6), Dimension(name="risk", weight=0.4)],
+    sources=["local:corpus"],
+    queries=[],
+)
+CLAIMS = {
+    "c1": Claim(id="c1", option="Alder", dimension="cost", attribute="stance", kind="stance",
+                value="positive", polarity=1, source_id="s1", quote="Alder is cheap."),
+    "c2": Claim(id="c2", option="Alder", dimension="risk", attribute="licence", kind="fact",
+                value="MIT", source_id="s2", quote="Alder is MIT."),
+    "c3": Claim(id="c3", option="Birch", dimension="cost", attribute="stance", kind="stance",
+                value="negative", polarity=-1, source_id="s2", quote="Birch is dear."),
+    "c4": Claim(id="c4", option="Birch", dimension="risk", attribute="licence", kind="fact",
+                value="GPL-3.0", source_id="s3", quote="Birch is GPL."),
+}  # fmt: skip
+
+
+def cite(source_ids: list[str]) -> str:
+    return ", ".join(f"[{s[1:]}]" for s in sorted(set(source_ids)))
+
+
+def cell(option: str, dimension: str, score: float | None, *claim_ids: str) -> ScoreCell:
+    if score is None:
+        return ScoreCell(option=option, dimension=dimension, missing=True)
+    return ScoreCell(option=option, dimension=dimension, score=score, claim_ids=list(claim_ids))
+
+
+def decision(matrix, totals: dict[str, float | None], option: str | None = "Alder") -> Decision:
+    ordered = sorted(totals, key=lambda o: -(totals[o] or -1))
+    return Decision(
+        matrix=matrix,
+        totals=totals,
+        ranking=[
+            RankedOption(
+                option=o,
+                total=totals[o],
+                rank=i,
+                cells_with_evidence=sum(1 for c in matrix if c.option == o and not c.missing),
+            )
+            for i, o in enumerate(ordered, 1)
+        ],
+        recommendation=Recommendation(option=option, reasons=[], low_confidence=False),
+        assessment=Assessment(
+            coverage=0, consistency=0, timeliness=0, verifiability=0, confidence=0, method=""
+        ),
+        threshold=65,
+        missing_information=[],
+    )
+
+
+def side(claim_id: str) -> ContradictionSide:
+    claim = CLAIMS[claim_id]
+    return ContradictionSide(claim_id=claim_id, source_id=claim.source_id, quote=claim.quote)
+
+
+def contradiction(id_: str, option: str, attribute: str, dimension: str, a: str, b: str):
+    return Contradiction(
+        id=id_, option=option, attribute=attribute, dimension=dimension, a=side(a), b=side(b),
+        note="",
+    )  # fmt: skip
+
+
+def test_the_reasons_are_the_winners_total_its_lead_and_the_dimension_that_decided_it():
+    matrix = [
+        cell("Alder", "cost", 90, "c1"),
+        cell("Alder", "risk", 50, "c2"),
+        cell("Birch", "cost", 40, "c3"),
+        cell("Birch", "risk", 70, "c4"),
+    ]
+    said = reasons(decision(matrix, {"Alder": 74, "Birch": 52}), PLAN, CLAIMS, cite, ["s1"])
+    assert [s.key for s in said] == ["reason_total", "reason_margin", "reason_versus"]
+    assert said[0].params == {
+        "option": "Alder", "total": "74.0", "covered": 2, "dimensions": 2, "cites": "[1], [2]",
+    }  # fmt: skip
+    assert said[1].params == {"runner": "Birch", "runner_total": "52.0", "gap": "22.0"}
+    # Alder gains 0.6 x 50 on cost and loses 0.4 x 20 on risk: cost decided it.
+    assert said[2].params["dimension"] == "cost"
+    assert said[2].params["runner_score"] == "40.0"
+    assert said[2].params["cites"] == "[1]"
+
+
+def test_a_close_race_is_called_one():
+    matrix = [cell("Alder", "cost", 70, "c1"), cell("Birch", "cost", 66, "c3")]
+    said = reasons(decision(matrix, {"Alder": 70, "Birch": 66}), PLAN, CLAIMS, cite, ["s1"])
+    assert said[1].key == "reason_close"
+
+
+def test_without_a_comparable_runner_up_the_winners_biggest_contribution_is_named():
+    matrix = [
+        cell("Alder", "cost", 60, "c1"),
+        cell("Alder", "risk", 95, "c2"),
+        cell("Birch", "cost", None),
+        cell("Birch", "risk", None),
+    ]
+    said = reasons(decision(matrix, {"Alder": 74, "Birch": None}), PLAN, CLAIMS, cite, ["s1"])
+    assert [s.key for s in said] == ["reason_total", "reason_alone", "reason_strongest"]
+    assert said[2].params["dimension"] == "risk"  # 0.4 x 95 > 0.6 x 60
+
+
+def test_with_no_recommendation_the_reasons_say_what_was_read_and_what_was_unreachable():
+    d = decision([cell("Alder", "cost", None)], {"Alder": None, "Birch": None}, option=None)
+    d.unreachable = ["https://example.org: TIMEOUT"]
+    said = reasons(d, PLAN, {}, cite, ["s1", "s2"])
+    assert [s.key for s in said] == ["reason_nothing_verified", "reason_unreachable"]
+    assert said[0].params == {"cites": "[1], [2]"}
+    assert reasons(d, PLAN, {}, cite, [])[0].key == "reason_nothing_read"
+
+
+def test_the_contradiction_that_touches_the_recommendation_comes_first():
+    on_birch = contradiction("x1", "Birch", "licence", "risk", "c4", "c4")
+    on_alder = contradiction("x2", "Alder", "stance", "cost", "c1", "c1")
+    d = decision([], {"Alder": 80, "Birch": 60})
+    assert top_contradiction([on_birch, on_alder], d, PLAN, CLAIMS) is on_alder
+
+
+def test_for_one_option_the_contradiction_on_the_heavier_dimension_comes_first():
+    on_risk = contradiction("x1", "Alder", "licence", "risk", "c2", "c2")
+    on_cost = contradiction("x2", "Alder", "stance", "cost", "c1", "c1")
+    d = decision([], {"Alder": 80, "Birch": 60})
+    assert top_contradiction([on_risk, on_cost], d, PLAN, CLAIMS) is on_cost
+    assert top_contradiction([], d, PLAN, CLAIMS) is None
+
+
+def test_an_unexplained_clash_of_facts_comes_before_sentences_and_changes_over_time():
+    sentences = contradiction("x1", "Alder", "stance", "cost", "c1", "c1")
+    sentences.b.claim_id = "c5"
+    changed = contradiction("x2", "Alder", "licence", "cost", "c2", "c2")
+    changed.cause = "time"
+    clash = contradiction("x3", "Alder", "licence", "risk", "c2", "c2")
+    clash.cause = "error"
+    claims = CLAIMS | {"c5": CLAIMS["c1"].model_copy(update={"id": "c5", "kind": "statement"})}
+    d = decision([], {"Alder": 80, "Birch": 60})
+    assert top_contradiction([sentences, changed, clash], d, PLAN, claims) is clash
+    assert top_contradiction([sentences, changed], d, PLAN, claims) is changed
+
+
+def test_a_contradiction_is_described_by_citation_number_and_value_without_quotes():
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    said = describe(x, CLAIMS, {"s2": 2, "s3": 3})
+    assert said.key == "contradiction_fact"
+    assert said.params == {"a": "[2]", "b": "[3]", "a_value": "MIT", "b_value": "GPL-3.0"}
+
+
+def test_a_whole_sentence_claim_is_described_by_citation_number_alone():
+    statement = CLAIMS["c4"].model_copy(
+        update={"id": "c5", "kind": "statement", "value": "Birch is GPL"}
+    )
+    claims = CLAIMS | {"c5": statement}
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    x.b.claim_id = "c5"
+    said = describe(x, claims, {"s2": 2, "s3": 3})
+    assert said.key == "contradiction_plain"
+    assert "a_value" not in said.params
+
+
+def test_the_cause_names_the_source_that_describes_the_current_state():
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    numbers = {"s2": 2, "s3": 3}
+    assert cause(x, CLAIMS, numbers) is None
+    x.cause, x.current = "time", "c4"
+    assert cause(x, CLAIMS, numbers).params == {"current": "[3]"}
+    x.current = None
+    assert cause(x, CLAIMS, numbers).key == "cause_time_unknown"
+    x.cause = "error"
+    assert cause(x, CLAIMS, numbers).key == "cause_error"
