@@ -148,8 +148,10 @@ def _judge(
     if subject is None:
         return None, 0
     dimension = best_dimension(quote, dimensions)
+    # A sentence under a heading, or on a page, about one option is about it as surely
+    # as one that names it in passing.
     score = (
-        2 * named
+        (2 if named else 1)
         + 2 * bool(dimension)
         + bool(_FACT_SIGNAL.search(quote))
         + bool(_COMPARISON.search(quote))
