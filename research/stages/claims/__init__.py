@@ -11,6 +11,7 @@ from research.stages.claims.comparisons import compare, option_mentions
 from research.stages.claims.facts import Fact, clauses
 from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, licences
 from research.stages.claims.numbers import parse_number, quantity_facts
+from research.stages.claims.scope import scope_of
 from research.stages.claims.stances import stance_polarity
 from research.stages.claims.status import maintenance_fact
 from research.stages.claims.tables import TableFact, table_rows
@@ -33,6 +34,7 @@ __all__ = [
     "option_mentions",
     "parse_number",
     "quantity_facts",
+    "scope_of",
     "stance_polarity",
     "table_rows",
     "version_fact",

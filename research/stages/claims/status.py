@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from research.stages.claims.facts import Fact, clauses
+from research.stages.claims.scope import about_a_part
 
 # --- maintenance status -------------------------------------------------------------------
 
@@ -31,7 +32,9 @@ _NEGATED_INACTIVE = re.compile(
 
 
 def maintenance_fact(sentence: str) -> Fact | None:
-    sentence = " , ".join(clauses(sentence))
+    # "The legacy adapter is deprecated" and "it used to be maintained" say nothing about
+    # the project today.
+    sentence = " , ".join(c for c in clauses(sentence) if not about_a_part(c))
     if _NEGATED_INACTIVE.search(sentence):
         return Fact("maintenance", "fact", "active", 1)
     inactive = [m.start() for m in _INACTIVE.finditer(sentence)]
