@@ -101,15 +101,16 @@ class LocalWeb:
             path, json.dumps(payload).encode(), content_type="application/json", **kwargs
         )
 
-    def add_searxng(self, results_for: Callable[[str], list[dict]]) -> str:
-        """Serve a SearXNG-compatible /search endpoint. Returns the base URL to configure."""
+    def add_searxng(self, results_for: Callable[[str], list[dict]], delay: float = 0.0) -> str:
+        """Serve a SearXNG-compatible /search endpoint, answering after `delay` seconds.
+        Returns the base URL to configure."""
 
         def handle(query: dict[str, list[str]]) -> tuple[int, str, bytes]:
             q = query.get("q", [""])[0]
             payload = {"query": q, "results": results_for(q)}
             return 200, "application/json", json.dumps(payload).encode()
 
-        self.routes["/search"] = Route(handler=handle)
+        self.routes["/search"] = Route(handler=handle, delay=delay)
         return self.base
 
     def start(self) -> LocalWeb:

@@ -76,7 +76,7 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         queries=len(plan.queries),
         language=plan.language,
     )
-    candidates = retrieve(plan, providers_for(plan), ctx)
+    candidates = retrieve(plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY)
     store.write_json(CANDIDATES, candidates)
     record_outcomes(
         store, "retrieve", [(c.provider, c.outcome.value) for c in candidates.provider_calls]
@@ -112,7 +112,13 @@ def _replan(
     ctx.record("replan", reason=reason)
     plan = broaden(plan)
     store.write_json(PLAN, plan)
-    candidates = retrieve(plan, providers_for(plan), ctx, previous=candidates)
+    candidates = retrieve(
+        plan,
+        providers_for(plan),
+        ctx,
+        previous=candidates,
+        concurrency=settings.SEARCH_CONCURRENCY,
+    )
     store.write_json(CANDIDATES, candidates)
     store.update_index(
         lambda index: index["replans"].append(

@@ -1,9 +1,11 @@
-"""Stage 1: run the plan's sub-queries against every search provider."""
+"""Stage 1: run the plan's sub-queries against every search provider, concurrently."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 
 from research.artifacts import Candidate, Candidates, Plan, ProviderCall, SubQuery
 from research.outcomes import Outcome
@@ -19,19 +21,21 @@ def retrieve(
     providers: Mapping[str, SearchProvider],
     ctx: StageContext,
     previous: Candidates | None = None,
+    concurrency: int = 1,
 ) -> Candidates:
     """Collect at most plan.limits.max_candidates candidates, one per canonical URL.
 
-    Hits are taken round-robin across queries, so every option x dimension gets a share of
-    the candidate budget instead of the first query taking it all.
+    Each provider has at most `concurrency` searches in flight. Results are merged in plan
+    order whatever order they finish in, so the artifact and the log do not depend on
+    timing. Hits are taken round-robin across queries, so every option x dimension gets a
+    share of the candidate budget instead of the first query taking it all.
     """
     calls: list[ProviderCall] = list(previous.provider_calls) if previous else []
     per_query: list[list[Candidate]] = []
-    for query in plan.queries:
-        for name, provider in providers.items():
-            hits, call = _search(provider, name, query, ctx)
-            calls.append(call)
-            per_query.append([_candidate(h, name, query, rank) for rank, h in enumerate(hits, 1)])
+    for query, name, hits, call in _search_all(plan.queries, providers, concurrency):
+        calls.append(call)
+        _record_failure(call, ctx)
+        per_query.append([_candidate(h, name, query, rank) for rank, h in enumerate(hits, 1)])
     seed = list(previous.candidates) if previous else []
     candidates, merged = _merge(seed, per_query, plan.limits.max_candidates)
     ctx.record(
@@ -45,8 +49,31 @@ def retrieve(
     )
 
 
+def _search_all(
+    queries: list[SubQuery], providers: Mapping[str, SearchProvider], concurrency: int
+) -> list[tuple[SubQuery, str, list[SearchHit], ProviderCall]]:
+    """Every query x provider search, in plan order (query by query, then provider)."""
+    with ExitStack() as stack:
+        # One pool per provider: a slow provider fills its own slots, never another's.
+        pools = {name: _pool(stack, name, concurrency) for name in providers}
+        pending: list[tuple[SubQuery, str, Future[tuple[list[SearchHit], ProviderCall]]]] = [
+            (query, name, pools[name].submit(_search, provider, name, query))
+            for query in queries
+            for name, provider in providers.items()
+        ]
+        return [(query, name, *future.result()) for query, name, future in pending]
+
+
+def _pool(stack: ExitStack, name: str, workers: int) -> ThreadPoolExecutor:
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=f"search {name}")
+    # If a provider raises, searches not yet started are dropped, as a sequential loop
+    # would never have reached them.
+    stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+    return pool
+
+
 def _search(
-    provider: SearchProvider, name: str, query: SubQuery, ctx: StageContext
+    provider: SearchProvider, name: str, query: SubQuery
 ) -> tuple[list[SearchHit], ProviderCall]:
     started = time.monotonic()
     result = provider.search(query.text, HITS_PER_QUERY)
@@ -59,15 +86,20 @@ def _search(
         detail=result.detail,
         elapsed_ms=elapsed,
     )
-    if result.outcome is not Outcome.OK:
+    return (result.hits if result.outcome is Outcome.OK else []), call
+
+
+def _record_failure(call: ProviderCall, ctx: StageContext) -> None:
+    # Recorded by the caller in plan order, not by the search thread as it finishes, so
+    # the log reads the same on every run.
+    if call.outcome is not Outcome.OK:
         ctx.record(
             "provider_outcome",
-            provider=name,
-            query=query.text,
-            outcome=result.outcome.value,
-            detail=result.detail,
+            provider=call.provider,
+            query=call.query,
+            outcome=call.outcome.value,
+            detail=call.detail,
         )
-    return (result.hits if result.outcome is Outcome.OK else []), call
 
 
 def _candidate(hit: SearchHit, provider: str, query: SubQuery, rank: int) -> Candidate:

@@ -1,8 +1,10 @@
 """`python manage.py bench`: time retrieve, filter and deep-read over a generated local web.
 
-The pages answer after an injected latency, so the figure that matters is deep-read's wall
-time as a multiple of one page's latency: with parallel fetches it stays near 1x, where a
-sequential reader would take N x.
+The pages and a SearXNG-style search endpoint answer after an injected latency, so the
+figures that matter are wall times as multiples of one call's latency: deep-read's against
+one page's latency (near 1x with parallel fetches, N x for a sequential reader), and
+retrieve's against one search's latency (about ceil(sub-queries / searches in flight) x,
+where one search at a time takes one x per sub-query).
 """
 
 from __future__ import annotations
@@ -66,23 +68,31 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
+        parser.add_argument(
+            "--search-latency",
+            type=float,
+            default=None,
+            help="seconds per search (default: the page latency)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         pages, latency = opts["pages"], opts["latency"]
-        workers = settings.FETCH_CONCURRENCY
-        web = self._web(pages, latency).start()
+        search_latency = latency if opts["search_latency"] is None else opts["search_latency"]
+        workers = (settings.FETCH_CONCURRENCY, settings.SEARCH_CONCURRENCY)
+        web = self._web(pages, latency, search_latency).start()
         try:
             with tempfile.TemporaryDirectory() as tmp, self._configured(Path(tmp), pages):
                 # A worker pays one-off costs (CA bundle, imports) once, not per run; a
                 # discarded first run keeps them out of the figures.
                 self._time_run(web, workers)
                 parallel = self._time_run(web, workers)
-                sequential = self._time_run(web, 1)
+                sequential = self._time_run(web, (1, 1))
         finally:
             web.stop()
-        self._report(pages, latency, workers, parallel, sequential)
+        self._report(pages, latency, workers[0], parallel, sequential)
+        self._report_retrieve(search_latency, workers[1], parallel, sequential)
 
-    def _web(self, pages: int, latency: float) -> LocalWeb:
+    def _web(self, pages: int, latency: float, search_latency: float) -> LocalWeb:
         web = LocalWeb()
         urls = [web.add(f"/page/{n}", page_html(n), delay=latency) for n in range(pages)]
 
@@ -97,7 +107,7 @@ class Command(BaseCommand):
                 for n, u in enumerate(urls)
             ]
 
-        web.add_searxng(results)
+        web.add_searxng(results, delay=search_latency)
         web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
         return web
 
@@ -111,8 +121,9 @@ class Command(BaseCommand):
             MAX_CANDIDATES=max(pages, settings.MAX_CANDIDATES),
         )
 
-    def _time_run(self, web: LocalWeb, workers: int) -> dict[str, float]:
-        with override_settings(FETCH_CONCURRENCY=workers):
+    def _time_run(self, web: LocalWeb, workers: tuple[int, int]) -> dict[str, float]:
+        """One run with `workers` = (parallel fetches, searches in flight per provider)."""
+        with override_settings(FETCH_CONCURRENCY=workers[0], SEARCH_CONCURRENCY=workers[1]):
             return self._timed_stages(web)
 
     def _timed_stages(self, web: LocalWeb) -> dict[str, float]:
@@ -130,6 +141,9 @@ class Command(BaseCommand):
                 started = time.perf_counter()
                 pipeline.execute_stage(run.run_id, stage)
                 timings[stage] = time.perf_counter() - started
+                if stage == "retrieve":
+                    # Counted before filter, whose replan (if any) adds its own searches.
+                    timings["searches"] = _searches(run.run_id)
             notes = services.store_for(run.run_id).read_json("round_3_notes.json")
             timings["pages_ok"] = sum(1 for s in notes["sources"] if s["status"] == "OK")
         finally:
@@ -153,3 +167,18 @@ class Command(BaseCommand):
             f"  deep-read speed-up from parallel fetching: "
             f"{sequential['deepread'] / parallel['deepread']:.1f}x"
         )
+
+    def _report_retrieve(
+        self, search_latency: float, workers: int, parallel: dict, sequential: dict
+    ) -> None:
+        self.stdout.write(
+            f"  retrieve: {parallel['searches']} searches, {search_latency * 1000:.0f} ms "
+            f"latency each | {workers} in flight per provider: "
+            f"{parallel['retrieve'] / search_latency:4.2f} x search latency | one at a time: "
+            f"{sequential['retrieve'] / search_latency:4.2f} x"
+        )
+
+
+def _searches(run_id: str) -> int:
+    candidates = services.store_for(run_id).read_json("round_1_candidates.json")
+    return len(candidates["provider_calls"])

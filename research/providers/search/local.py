@@ -23,7 +23,7 @@ import re
 import sqlite3
 import tempfile
 from collections.abc import Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -73,8 +73,10 @@ _HTML_DATE_META = _wordset(
 
 _HTML_CHROME = "//script|//style|//noscript|//template|//nav|//footer|//aside"
 
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS docs (
+# Separate statements rather than one script: executescript() commits first, and the
+# rebuild has to run inside one write transaction.
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS docs (
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL UNIQUE,
     mtime_ns INTEGER NOT NULL,
@@ -83,12 +85,12 @@ CREATE TABLE IF NOT EXISTS docs (
     title TEXT NOT NULL,
     published TEXT,
     body TEXT NOT NULL
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_tri USING fts5(title, body, tokenize='trigram');
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_bi USING fts5(title, body, tokenize='unicode61');
-PRAGMA user_version = {SCHEMA_VERSION};
-"""
-_DROP = "DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts_tri; DROP TABLE IF EXISTS fts_bi;"
+)""",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts_tri USING fts5(title, body, tokenize='trigram')",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts_bi USING fts5(title, body, tokenize='unicode61')",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+_DROP = tuple(f"DROP TABLE IF EXISTS {table}" for table in ("docs", "fts_tri", "fts_bi"))
 
 
 @dataclass(frozen=True)
@@ -140,9 +142,8 @@ class LocalCorpus:
     def _connect(self) -> sqlite3.Connection:
         # Autocommit mode: _refresh opens its own write transaction explicitly.
         conn = sqlite3.connect(self.index_path, timeout=30, isolation_level=None)
-        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-            # An index written by another version of this code: rebuilding beats migrating.
-            conn.executescript(_DROP + _SCHEMA)
+        if _version(conn) != SCHEMA_VERSION:
+            _rebuild(conn)
         return conn
 
     def _refresh(self, conn: sqlite3.Connection) -> int:
@@ -153,17 +154,42 @@ class LocalCorpus:
             return 0  # the usual case: no write lock, so concurrent searches never queue
         # Parse outside the write lock: PDFs are slow, and other searches may read meanwhile.
         parsed = {path: read_document(Path(path)) for path in stale}
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            count = _apply(conn, on_disk, parsed)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return count
+        with _write_lock(conn):
+            return _apply(conn, on_disk, parsed)
 
 
 # --- keeping the index fresh -------------------------------------------------------------
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _rebuild(conn: sqlite3.Connection) -> None:
+    """Create the index, or replace one written by another version of this code
+    (rebuilding beats migrating).
+
+    Searches run in parallel threads and processes, and on a new index they all find it
+    missing at once. The version is checked again under the write lock so only the first
+    builds it: a second rebuild would drop the tables the first one has just filled.
+    """
+    with _write_lock(conn):
+        if _version(conn) != SCHEMA_VERSION:
+            for statement in (*_DROP, *_SCHEMA):
+                conn.execute(statement)
+
+
+@contextmanager
+def _write_lock(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction, taking the lock at the start: other writers wait, readers
+    go on reading the last committed index."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _index_location(folder: Path) -> Path:

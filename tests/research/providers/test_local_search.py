@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
 from research.outcomes import Outcome
+from research.providers.base import SearchResult
 from research.providers.search import SourceSpecError, build_provider, parse_sources
 from research.providers.search.local import (
     INDEX_NAME,
@@ -325,6 +327,36 @@ def test_an_index_from_another_schema_version_is_rebuilt(corpus: Path) -> None:
         conn.execute("PRAGMA user_version = 999")
 
     assert LocalCorpus(corpus).search("Quillnote", 5).outcome is Outcome.OK
+
+
+def search_together(local: LocalCorpus, query: str, searchers: int) -> list[SearchResult]:
+    """Run `searchers` searches in threads that all start at the same moment."""
+    together = threading.Barrier(searchers, timeout=5)
+    results: list[SearchResult] = []
+
+    def search() -> None:
+        together.wait()
+        results.append(local.search(query, 5))
+
+    threads = [threading.Thread(target=search) for _ in range(searchers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_searches_started_together_on_a_new_index_all_find_the_documents(
+    tmp_path: Path,
+) -> None:
+    # Retrieve sends several queries to one corpus at once, and the first run on a folder
+    # finds no index: every search must wait for one build instead of dropping another's.
+    for attempt in range(5):  # each attempt starts from a folder with no index
+        folder = tmp_path / f"corpus{attempt}"
+        for n in range(12):
+            write(folder, f"note{n}.md", f"# Quillnote note {n}\n\nQuillnote is MIT licensed.\n")
+        results = search_together(LocalCorpus(folder), "Quillnote licence", searchers=8)
+        assert [(r.outcome, len(r.hits)) for r in results] == [(Outcome.OK, 5)] * 8
 
 
 def test_a_read_only_folder_keeps_its_index_in_the_temp_dir(
