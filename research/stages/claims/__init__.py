@@ -46,22 +46,29 @@ _ATTRIBUTE_CONCEPTS = {
     "licence": ("licence", "risk", "cost", "replaceability"),
     "maintenance": ("maintenance", "activity", "community", "risk"),
     "latest_version": ("maintenance", "activity"),
+    "release_date": ("maintenance", "activity"),
     "last_commit": ("maintenance", "activity", "community"),
     "contributors": ("community", "activity", "maintenance"),
     "core team": ("community", "activity", "maintenance"),
     "stars": ("community", "activity"),
+    "percentage (share of": ("community", "ecosystem"),
     "yearly price": ("cost", "price"),
-    "price per seat": ("cost", "price"),
-    "size (MB)": ("performance",),
-    "latency (ms)": ("performance",),
+    "price per": ("cost", "price"),
+    "size": ("performance",),
+    "memory": ("performance", "operations", "cost"),
+    "latency": ("performance",),
+    "render time": ("performance",),
+    "throughput": ("performance",),
+    "multiple": ("performance",),
+    "hazard ratio": ("cardiovascular", "efficacy"),
 }
 
 
 def dimension_for(attribute: str, dimensions: list[str]) -> str | None:
-    wanted = _ATTRIBUTE_CONCEPTS.get(
-        attribute.split(" ")[0] if attribute.startswith("release_date") else attribute,
-        ("maintenance", "activity"),
-    )
+    """The dimension a typed fact belongs on, by the longest attribute prefix that names
+    its concepts; None when no dimension fits (then the sentence's own dimension is used)."""
+    keys = [k for k in _ATTRIBUTE_CONCEPTS if attribute == k or attribute.startswith(k)]
+    wanted = _ATTRIBUTE_CONCEPTS[max(keys, key=len)] if keys else ()
     for concept in wanted:
         for dimension in dimensions:
             if concept in concepts_for(dimension):

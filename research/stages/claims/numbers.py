@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from research.stages.claims.facts import Fact
+from research.stages.claims.measures import measure_facts
 
 # --- quantities ---------------------------------------------------------------------------
 
@@ -49,14 +50,33 @@ CN_DIGITS = {
     "九": 9,
 }
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_NUMBER = r"(\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万]+|\b" + _WORDS + r"\b)"
+# "数百万" and "上千" are vague amounts, not numbers.
+_NUMBER = (
+    r"(\d+(?:[.,]\d+)*|(?<![数几上成近零〇一二两三四五六七八九十百千万])[零〇一二两三四五六七八九十百千万]+|\b"
+    + _WORDS
+    + r"\b)"
+)
+_SCALE = r"(?:\s*(k|K|M|million|thousand|billion)\b|\s*(万|亿))?"
+# "8–11 million": a range is kept as both ends.
+_COUNT = _NUMBER + r"(?:\s*(?:[-–—~]|to)\s*" + _NUMBER + r")?" + _SCALE
+_SCALES = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "million": 1e6,
+    "billion": 1e9,
+    "万": 1e4,
+    "亿": 1e8,
+}
+_PER_SECOND = r"\s*(?:(?:per|a|each)\s+sec(?:ond)?|/\s*s(?:ec)?\b)"
+_NOT_A_UNIT_AFTER = r"(?![A-Za-z/]|\s*(?:/\s*s|ps|per\s+sec|每秒))"
 _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "core team",
         re.compile(
-            r"core (?:team|maintainers?)[^.]{0,20}?\b"
+            r"core (?:team|maintainers?)[^.]{0,20}?(?<!since )(?<!in )\b"
             + _NUMBER
-            + r"\b|"
+            + r"\b(?!\s*(?:years?|months?))|"
             + _NUMBER
             + r"\s*(?:core maintainers|名核心维护者|位核心维护者)",
             re.I,
@@ -65,7 +85,7 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "contributors",
         re.compile(
-            _NUMBER
+            _COUNT
             + r"\+?\s*(?:active\s+)?(?:contributors|位贡献者|名贡献者)|"
             + _NUMBER
             + r"\s+(?:people|developers|engineers)\s+(?:\w+\s+){0,3}contribut"
@@ -76,11 +96,59 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
     (
         "stars",
         re.compile(
-            _NUMBER + r"\s*(k)?\s*(?:GitHub\s+)?stars|" + _NUMBER + r"\s*(k)?\s*(?:颗)?星", re.I
+            _COUNT + r"\+?\s*(?:GitHub\s+)?stars|"
+            r"(\d+(?:[.,]\d+)*)\s*(?:(k|K)|(万))?\+?\s*(?:颗|个)?\s*(?:星标|星)(?![级评期座球空])|"
+            + _NUMBER
+            + r"\s*颗星",
+            re.I,
         ),
     ),
-    ("size (MB)", re.compile(_NUMBER + r"\s*(?:MB|megabytes|兆)", re.I)),
-    ("latency (ms)", re.compile(_NUMBER + r"\s*(?:ms|milliseconds|毫秒)", re.I)),
+    (
+        "throughput (msg/s)",
+        re.compile(
+            _COUNT
+            + r"\s*(?:messages?|msgs?|events?)\s*(?:(?:per|a|each)\s+sec(?:ond)?|/\s*s(?:ec)?\b)|"
+            r"每秒[^，。\d]{0,8}?"
+            + _COUNT
+            + r"\s*条|"
+            + _COUNT
+            + r"\s*条(?:消息)?\s*(?:/\s*秒|每秒)",
+            re.I,
+        ),
+    ),
+    (
+        "throughput (MB/s)",
+        re.compile(
+            _NUMBER + r"\s*(?:MB|MiB|megabytes)\s*(?:/\s*s(?:ec)?\b|ps\b|per\s+sec(?:ond)?)", re.I
+        ),
+    ),
+    (
+        "throughput",
+        re.compile(
+            r"每秒[^，。\d]{0,8}?"
+            + _COUNT
+            + r"\s*个|"
+            + _COUNT
+            + r"\s*(?:requests|reqs|tasks|ops|operations|writes)"
+            + _PER_SECOND,
+            re.I,
+        ),
+    ),
+    (
+        "size (MB)",
+        # "千兆网络" is a gigabit network, not a thousand megabytes.
+        re.compile(
+            r"(\d+(?:[.,]\d+)*|(?<![数几上成近零〇一二两三四五六七八九十百千万])[零〇一二两三四五六七八九十]+[百千]?)\s*(?:MB|MiB|megabytes)"
+            + _NOT_A_UNIT_AFTER
+            + r"|(\d+(?:[.,]\d+)*)\s*兆(?!网|宽带|以太|比特|位|bit|bps|赫|Hz|带宽|每秒|/秒)",
+            re.I,
+        ),
+    ),
+    (
+        "size (KB)",
+        re.compile(r"(\d+(?:[.,]\d+)*)\s*(?:KB|KiB|kilobytes)" + _NOT_A_UNIT_AFTER, re.I),
+    ),
+    ("latency (ms)", re.compile(_NUMBER + r"\s*(?:ms|milliseconds|毫秒)(?![A-Za-z/])", re.I)),
     (
         "yearly price",
         re.compile(
@@ -94,20 +162,30 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        "throughput",
+        "price per seat",
         re.compile(
-            r"每秒[^，。\d]{0,8}?"
+            r"\$\s?"
             + _NUMBER
-            + r"\s*个|"
-            + _NUMBER
-            + r"\s*(?:requests|tasks|ops|operations|writes)\s*(?:per second|/s)",
+            + r"\s*(?:per|a|/)\s*(?:seat|user)(?!\s*(?:per|a|/)\s*(?:month|mo|year|yr)\b)",
             re.I,
         ),
     ),
-    ("price per seat", re.compile(r"\$\s?" + _NUMBER + r"\s*(?:per|a|/)\s*(?:seat|user)", re.I)),
 ]
-
-
+# Where a number measures something other than the option itself.
+_PAYLOAD = re.compile(
+    r"\b(?:messages?|payloads?|files?|uploads?|attachments?|records?|batch|data|transfer(?:red)?)\b|"
+    r"/\s*sec|消息|文件|数据",
+    re.I,
+)
+_NOT_THE_OPTION = {
+    "size (MB)": _PAYLOAD,
+    "size (KB)": _PAYLOAD,
+    "latency (ms)": re.compile(
+        r"\b(?:timeouts?|intervals?|sleeps?|delays?|window|ttl|every|waits?)\b|超时|间隔", re.I
+    ),
+}
+_MEMORY = re.compile(r"\b(?:memory|RAM|heap|RSS)\b|内存", re.I)
+_RENDER = re.compile(r"\brender(?:s|ing)?\b|渲染", re.I)
 _PERCENTILE = re.compile(r"\b(?:p\d{2,3}(?:\.\d+)?|median|mean|average|tail)\b|中位数|平均", re.I)
 
 
@@ -115,38 +193,61 @@ def quantity_facts(sentence: str) -> list[Fact]:
     facts = []
     for attribute, pattern in _QUANTITIES:
         match = pattern.search(sentence)
-        if match is None:
+        if match is None or _measures_something_else(attribute, sentence, match):
             continue
         value = _quantity(match)
         if value is not None:
-            facts.append(Fact(_qualified(attribute, sentence), "fact", _format_number(value), 0))
-    return facts
+            facts.append(Fact(_qualified(attribute, sentence), "fact", value, 0))
+    return facts + measure_facts(sentence)
+
+
+def _measures_something_else(attribute: str, sentence: str, match: re.Match[str]) -> bool:
+    guard = _NOT_THE_OPTION.get(attribute)
+    if guard and guard.search(sentence):
+        return True
+    if attribute in ("core team", "contributors"):
+        # A year is not a head count: "core maintainers since 2019".
+        return bool(re.fullmatch(r"(?:19|20)\d\d", next(g for g in match.groups() if g)))
+    return False
 
 
 def _qualified(attribute: str, sentence: str) -> str:
-    """p50 and p99 latency are different measures, not conflicting values of one."""
+    """p50 and p99 latency are different measures, not conflicting values of one; a size in
+    memory is not the size on disk."""
+    if attribute == "size (MB)" and _MEMORY.search(sentence):
+        return "memory (MB)"
     if attribute != "latency (ms)":
         return attribute
+    if _RENDER.search(sentence):
+        return "render time (ms)"
     match = _PERCENTILE.search(sentence)
     return f"latency (ms, {match.group(0).lower()})" if match else attribute
 
 
-def _quantity(match: re.Match[str]) -> float | None:
+def _quantity(match: re.Match[str]) -> str | None:
+    """The number a match reads, scaled by k/million/万; a range reads as "low-high"."""
     groups = [g for g in match.groups() if g]
     if not groups:
         return None
-    number = parse_number(groups[0])
-    if number is None:
+    numbers, scale = [], 1.0
+    for group in groups:
+        if group.lower() in _SCALES and numbers:
+            scale *= _SCALES[group.lower()]
+        elif (number := parse_number(group)) is not None:
+            numbers.append(number)
+    if not numbers:
         return None
-    multiplier = {"k": 1000, "万": 10_000}
-    for extra in groups[1:]:
-        number *= multiplier.get(extra.lower(), 1)
-    return number
+    return "-".join(_format_number(n * scale) for n in numbers[:2])
 
 
 def parse_number(text: str) -> float | None:
-    """Read 1,200 / 2.5 / forty-eight / three hundred and ten / 两万九千八百."""
-    text = text.replace(",", "").strip()
+    """Read 1,200 / 2.5 / −1.4 / forty-eight / three hundred and ten / 两万九千八百. A range
+    ("8000000-11000000") reads as its midpoint, so that tolerance comparisons still work;
+    number_range gives both ends."""
+    bounds = number_range(text)
+    if bounds is not None:
+        return (bounds[0] + bounds[1]) / 2
+    text = text.replace(",", "").replace("\u2212", "-").strip()
     try:
         return float(text)
     except ValueError:
@@ -155,6 +256,18 @@ def parse_number(text: str) -> float | None:
     if all(w in _WORD_NUMBERS or w in ("hundred", "and") for w in words):
         return float(_english_number(words))
     return chinese_number(text)
+
+
+_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*[-–—]\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def number_range(text: str) -> tuple[float, float] | None:
+    """(low, high) for a range value such as "8000000-11000000", else None."""
+    match = _RANGE.match(text.replace(",", ""))
+    if match is None:
+        return None
+    low, high = float(match.group(1)), float(match.group(2))
+    return (low, high) if low <= high else None
 
 
 def _english_number(words: list[str]) -> int:
@@ -176,7 +289,7 @@ def chinese_number(text: str) -> float | None:
             section += (digit or 1) * _CN_UNITS[char]
             digit = 0
         elif char == "万":
-            total += (section + digit) * 10_000
+            total += (section + digit or 1) * 10_000
             section, digit = 0, 0
         else:
             return None

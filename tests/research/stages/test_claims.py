@@ -123,3 +123,12 @@ def test_a_stance_needs_a_dimension_and_facts_are_placed_on_the_matching_one():
         ("stance", "licence risk"),
     }
     assert [f for f in extract("It is easy.", dims, None) if f.kind == "stance"] == []
+
+
+def test_typed_facts_land_on_the_dimension_their_measure_belongs_to():
+    dims = ["cost", "performance", "maintenance activity"]
+    placed = {
+        f.attribute: f.dimension
+        for f in extract("Loamdb costs $12 per month and its p99 latency is 40 ms.", dims, None)
+    }
+    assert placed == {"price per month": "cost", "latency (ms, p99)": "performance"}
