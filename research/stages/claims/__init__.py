@@ -2,15 +2,20 @@
 
 Typed facts are licences, the latest version, release and last-commit dates, quantities
 with units, and maintenance status. Stances are positive or negative statements about an
-option on a dimension. Everything here is deterministic and works on English and Chinese.
+option on a dimension; comparisons rank one option against another; tables and pros/cons
+lists give facts per option; scope_of tells a statement about one component, an old
+version or the past from one about the project today. Everything here is deterministic and
+works on English and Chinese.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from research.stages.claims.comparisons import compare, option_mentions
 from research.stages.claims.facts import Fact, clauses
 from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, licences
-from research.stages.claims.numbers import parse_number, quantity_facts
+from research.stages.claims.numbers import number_range, parse_number, quantity_facts
 from research.stages.claims.scope import scope_of
 from research.stages.claims.stances import stance_polarity
 from research.stages.claims.status import maintenance_fact
@@ -31,6 +36,7 @@ __all__ = [
     "licences",
     "maintenance_fact",
     "normalise_version",
+    "number_range",
     "option_mentions",
     "parse_number",
     "quantity_facts",
@@ -76,8 +82,20 @@ def dimension_for(attribute: str, dimensions: list[str]) -> str | None:
     return None
 
 
-def extract(sentence: str, dimensions: list[str], sentence_dimension: str | None) -> list[Fact]:
-    """Every claim one sentence makes: its typed facts, then its stance if it has one."""
+def extract(
+    sentence: str,
+    dimensions: list[str],
+    sentence_dimension: str | None,
+    *,
+    options: list[str] | None = None,
+) -> list[Fact]:
+    """Every claim one sentence makes: its typed facts, then its stance if it has one.
+
+    Each fact carries the sentence's scope (scope_of) when it speaks of a component, an old
+    version or the past. Given the options, option names are not read as judgements, and a
+    sentence that compares two of them gives one stance per compared option (Fact.option
+    set) instead of one undirected stance."""
+    scope = scope_of(sentence)
     facts = [
         f
         for f in (licence_fact(sentence), maintenance_fact(sentence), version_fact(sentence))
@@ -85,24 +103,23 @@ def extract(sentence: str, dimensions: list[str], sentence_dimension: str | None
     ]
     facts += date_facts(sentence) + quantity_facts(sentence)
     placed = [
-        Fact(
-            f.attribute,
-            f.kind,
-            f.value,
-            f.polarity,
-            dimension_for(f.attribute, dimensions) or sentence_dimension,
+        replace(
+            f, dimension=dimension_for(f.attribute, dimensions) or sentence_dimension, scope=scope
         )
         for f in facts
     ]
-    polarity = stance_polarity(sentence)
-    if polarity and sentence_dimension:
-        placed.append(
-            Fact(
-                "stance",
-                "stance",
-                "positive" if polarity > 0 else "negative",
-                polarity,
-                sentence_dimension,
-            )
-        )
-    return placed
+    if not sentence_dimension:
+        return placed
+    ranked = compare(sentence, options) if options else {}
+    if ranked:
+        return placed + [
+            _stance(polarity, sentence_dimension, scope, option)
+            for option, polarity in ranked.items()
+        ]
+    polarity = stance_polarity(sentence, options or ())
+    return placed + ([_stance(polarity, sentence_dimension, scope)] if polarity else [])
+
+
+def _stance(polarity: int, dimension: str, scope: str | None, option: str | None = None) -> Fact:
+    value = "positive" if polarity > 0 else "negative"
+    return Fact("stance", "stance", value, polarity, dimension, option=option, scope=scope)

@@ -13,6 +13,8 @@ class Fact:
     value: str
     polarity: int
     dimension: str | None = None
+    option: str | None = None  # set when the sentence itself says which option (comparisons)
+    scope: str | None = None  # set when it speaks of a component, old version or the past
 
 
 SERIES = re.compile(r"\b\d+\.x\b|\b(?:line|series|branch)\b|系列|分支", re.I)

@@ -132,3 +132,27 @@ def test_typed_facts_land_on_the_dimension_their_measure_belongs_to():
         for f in extract("Loamdb costs $12 per month and its p99 latency is 40 ms.", dims, None)
     }
     assert placed == {"price per month": "cost", "latency (ms, p99)": "performance"}
+
+
+def test_given_the_options_a_comparison_gives_each_option_its_own_stance():
+    dims = ["performance"]
+    sentence = "Quillsync is much faster than Loamdb."
+    facts = extract(sentence, dims, "performance", options=["Quillsync", "Loamdb"])
+    assert {(f.option, f.value) for f in facts if f.kind == "stance"} == {
+        ("Quillsync", "positive"),
+        ("Loamdb", "negative"),
+    }
+    old_form = extract(sentence, dims, "performance")
+    assert [(f.option, f.value) for f in old_form] == [(None, "positive")]
+
+
+def test_given_the_options_an_option_name_is_not_read_as_a_judgement():
+    facts = extract(
+        "Solid ships a release every month.", ["activity"], "activity", options=["Solid"]
+    )
+    assert [f for f in facts if f.kind == "stance"] == []
+
+
+def test_facts_about_a_component_carry_their_scope():
+    facts = extract("The legacy Loamdb adapter is MIT licensed.", ["licence risk"], "licence risk")
+    assert facts and all(f.scope == "component: The legacy Loamdb adapter" for f in facts)
