@@ -175,7 +175,7 @@ avoid brittle fragile worried concern concerns headache burden lock-in real_risk
 flagged ghost_town unanswered quiet dead breaks brutal wary punishing nightmare overkill
 heavyweight heavy-weight bloated verbose boilerplate outdated obsolete deprecated vulnerable
 vulnerability vulnerabilities breach leak leaks leaky crash crashes crashed crashing bug bugs
-inferior worse worst drawback drawbacks downside downsides disadvantage disadvantages pitfall
+inferior worse worst drawback drawbacks downside downsides cons disadvantage disadvantages pitfall
 pitfalls caveat caveats gotcha gotchas limitation limitations shortcoming shortcomings
 weakness weaknesses weak poor poorly bad mediocre clunky cumbersome awkward tedious confusing
 convoluted messy struggle struggles struggled struggling flaky unreliable insecure sluggish
