@@ -119,6 +119,10 @@ class KeyPoint(Artifact):
     offset: int
     option: str | None = None
     dimension: str | None = None
+    # From a table cell or a pros/cons list: the verdict its column or list gives
+    # (+1 under "Pros", -1 under "Cons" or a "no" cell), and that column's header.
+    polarity: int | None = None
+    header: str | None = None
 
 
 class SourceNotes(Artifact):

@@ -215,10 +215,19 @@ def _judge(
         return None
     point = _point(shared, rarity, a.quote) or (a.dimension or "")
     kind, note = _explain(a, b, why, point)
+    # Rank by how much of both sentences the shared point is (cosine of their rare words),
+    # so two long sentences that share boilerplate do not outrank a pointed disagreement.
     # A sentence's overall tone may not be about the shared point, so opposite stances
-    # are weaker evidence of a disagreement than a denial or a different figure.
-    weight = shared_weight * (0.6 if why == "stance" else 1.0) + min(a.strength, b.strength) / 50
+    # weigh less than a denial or a different figure.
+    cosine = shared_weight / math.sqrt(_mass(a, rarity) * _mass(b, rarity) or 1.0)
+    weight = (min(shared_weight, 2 * MIN_SHARED) + 5 * cosine) * (
+        0.6 if why == "stance" else 1.0
+    ) + min(a.strength, b.strength) / 50
     return Conflict(a, b, point, why, kind, note, weight)
+
+
+def _mass(statement: Statement, rarity: dict[str, float]) -> float:
+    return sum(rarity.get(w, 0.0) for w in statement.words)
 
 
 def _why(
@@ -263,17 +272,26 @@ def _clauses_with(text: str, words: list[str]) -> str:
     return " | ".join(clauses)
 
 
+_NOT_A_DENIAL = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bno (?:doubt|wonder)\b", re.I)
+
+
 def _negated(quote: str, shared: frozenset[str]) -> bool:
-    """Whether a negation stands within a few words before one of the shared words."""
-    lowered = quote.lower()
+    """Whether a negation governs one of the shared words: at most two words stand
+    between them ("no persistence", "doesn't do persistent messaging", "not yet
+    available"). "Not just X but Y" affirms X."""
+    lowered = _NOT_A_DENIAL.sub(" ", quote.lower())
     for word in sorted(shared):
         at = lowered.find(word)
         while at >= 0:
-            window = lowered[max(0, at - (5 if has_cjk(word) else 30)) : at]
-            if NEGATION.search(window):
+            if _NEGATION_BEFORE.search(lowered[max(0, at - 40) : at]) or (
+                has_cjk(word) and NEGATION.search(lowered[max(0, at - 3) : at])
+            ):
                 return True
             at = lowered.find(word, at + 1)
     return False
+
+
+_NEGATION_BEFORE = re.compile(r"(?:" + NEGATION.pattern + r")(?:\s+[\w'-]+){0,2}\s+$", re.I)
 
 
 @dataclass(frozen=True)
@@ -396,7 +414,7 @@ def _scopes_differ(a: str, b: str) -> bool:
     return bool(va and vb and va.isdisjoint(vb))
 
 
-PER_CELL = 3  # the strongest few disagreements per option and dimension
+PER_CELL = 4  # the strongest few disagreements per option and dimension
 
 
 def _best_per_point(found: list[Conflict]) -> list[Conflict]:

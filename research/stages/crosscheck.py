@@ -14,11 +14,12 @@ from research.artifacts import (
     ContradictionSide,
     Crosscheck,
     Gap,
+    KeyPoint,
     Notes,
     Plan,
     SourceNotes,
 )
-from research.stages.claims import LICENCE_PATTERNS, extract, parse_number
+from research.stages.claims import LICENCE_PATTERNS, Fact, extract, parse_number
 from research.stages.conflicts import (
     Conflict,
     Statement,
@@ -106,11 +107,11 @@ def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageConte
                     reason="not found at its offset in the stored text",
                 )
                 continue
-            for fact in extract(kp.quote, dims, kp.dimension):
+            for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id):
                 claims.append(
                     Claim(
                         id=f"c{len(claims) + 1:03d}",
-                        option=kp.option,
+                        option=fact.option or kp.option,
                         dimension=fact.dimension,
                         attribute=fact.attribute,
                         kind=fact.kind,
@@ -123,6 +124,34 @@ def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageConte
                 )
     ctx.record("claims_drawn", claims=len(claims))
     return claims
+
+
+# A status or licence said of one component or an old version is not the project's own.
+_PROJECT_WIDE = ("maintenance", "licence", "latest_version")
+
+
+def _facts_of(
+    kp: KeyPoint, dims: list[str], options: list[str], ctx: StageContext, source_id: str
+) -> list[Fact]:
+    facts = []
+    for fact in extract(kp.quote, dims, kp.dimension, options=options):
+        # "Switched to BSL in 2024" dates a change whose result holds today.
+        if fact.scope and fact.attribute in _PROJECT_WIDE and not _CHANGE.search(kp.quote):
+            ctx.record(
+                "claim_scoped_out",
+                source_id=source_id,
+                quote=kp.quote,
+                attribute=fact.attribute,
+                scope=fact.scope,
+                reason="said of a component, an old version or the past, not the project today",
+            )
+            continue
+        facts.append(fact)
+    if kp.polarity and kp.dimension and not any(f.kind == "stance" for f in facts):
+        # A cell under "Cons", or a "no" in a feature table, judges even without stance words.
+        value = "positive" if kp.polarity > 0 else "negative"
+        facts.append(Fact("stance", "stance", value, kp.polarity, kp.dimension))
+    return facts
 
 
 def _topic(claim: Claim) -> tuple[str, str, str | None]:

@@ -14,7 +14,7 @@ from research.providers.base import Fetcher, FetchResult
 from research.providers.extract import extract_page
 from research.stages.context import StageContext
 from research.stages.keypoints import key_points
-from research.stages.text import mentions
+from research.stages.text import discover_aliases, mentions
 from research.stages.urls import site_of
 
 _LOCAL_TYPES = {
@@ -45,6 +45,13 @@ def deep_read(
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
         results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
     _mark_syndicated_copies(results)
+    aliases = _note_key_points(plan, filtered, results)
+    if any(aliases.values()):
+        ctx.record(
+            "aliases_found",
+            aliases={o: list(a) for o, a in aliases.items() if a},
+            reason="the pages name these options so in brackets beside their names",
+        )
     pages = {
         notes.source_id: page
         for notes, page in results
@@ -62,6 +69,34 @@ def deep_read(
             chars=notes.chars,
         )
     return DeepRead(notes=Notes(sources=[n for n, _ in results]), pages=pages)
+
+
+def _note_key_points(
+    plan: Plan, filtered: Filtered, results: list[tuple[SourceNotes, str | None]]
+) -> dict[str, tuple[str, ...]]:
+    """Key points for every page read, once all are in: the names pages give an option
+    ("Ozempic (semaglutide)") are learnt from all of them and the search snippets."""
+    texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
+    texts += [page for _, page in results if page is not None]
+    aliases = discover_aliases(texts, plan.options)
+    titles = {k.id: k for k in filtered.kept}
+    for notes, stored in results:
+        if stored is None or notes.duplicate_of is not None:
+            continue
+        body_at = stored.index(_HEADER_END) + len(_HEADER_END)
+        cand = titles.get(notes.source_id)
+        page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
+            _url_words(cand.url if cand else notes.url), plan.options, aliases
+        )
+        notes.key_points = key_points(
+            stored[body_at:],
+            plan.options,
+            [d.name for d in plan.dimensions],
+            page_option=page_option,
+            base_offset=body_at,
+            aliases=aliases,
+        )
+    return aliases
 
 
 def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> list[KeptCandidate]:
@@ -137,16 +172,6 @@ def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[So
     published = page.published or cand.published
     header = _header(cand, title, published, base.site)
     stored = header + page.text
-    page_option = _page_option(title, plan.options) or _page_option(
-        _url_words(cand.url), plan.options
-    )
-    points = key_points(
-        page.text,
-        plan.options,
-        [d.name for d in plan.dimensions],
-        page_option=page_option,
-        base_offset=len(header),
-    )
     notes = base.model_copy(
         update={
             "title": title,
@@ -154,11 +179,13 @@ def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[So
             "chars": len(page.text),
             "truncated": page.truncated,
             "page": f"round_3_pages/{cand.id}.md",
-            "key_points": points,
             "detail": base.detail or ("truncated to the character cap" if page.truncated else ""),
         }
     )
     return notes, stored
+
+
+_HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
 
 
 def _header(cand: KeptCandidate, title: str, published: str | None, site: str) -> str:
@@ -186,8 +213,10 @@ def _url_words(url: str) -> str:
     return re.sub(r"[-_/.]+", " ", f"{parts.hostname or ''} {parts.path}")
 
 
-def _page_option(title: str, options: list[str]) -> str | None:
-    named = [o for o in options if mentions(title, o)]
+def _page_option(
+    title: str, options: list[str], aliases: dict[str, tuple[str, ...]] | None = None
+) -> str | None:
+    named = [o for o in options if mentions(title, o, (aliases or {}).get(o, ()))]
     return named[0] if len(named) == 1 else None
 
 

@@ -19,7 +19,7 @@ from research.artifacts import (
 from research.stages.context import StageContext
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
-from research.stages.text import contains_term, mentions, terms
+from research.stages.text import contains_term, discover_aliases, mentions, terms
 from research.stages.urls import canonical_url
 
 STALE_YEARS = 5  # older than this loses its freshness points
@@ -39,8 +39,11 @@ def filter_candidates(
     plan: Plan, candidates: Candidates, ctx: StageContext, today: date | None = None
 ) -> Filtered:
     today = today or date.today()
+    aliases = discover_aliases(
+        [f"{c.title} {c.snippet}" for c in candidates.candidates], plan.options
+    )
     judged = sorted(
-        (judge(plan, c, today) for c in candidates.candidates),
+        (judge(plan, c, today, aliases) for c in candidates.candidates),
         key=lambda j: (-j.score, j.candidate.rank, j.candidate.id),
     )
     _mark_duplicates(judged, plan.options)
@@ -73,13 +76,18 @@ def filter_candidates(
     return Filtered(kept=kept, dropped=dropped)
 
 
-def judge(plan: Plan, candidate: Candidate, today: date) -> Judgement:
+def judge(
+    plan: Plan,
+    candidate: Candidate,
+    today: date,
+    aliases: dict[str, tuple[str, ...]] | None = None,
+) -> Judgement:
     text = f"{candidate.title}\n{candidate.snippet}"
     reasons: list[str] = []
     score = 0.0
     # The address counts: rabbitmq.com/docs/confirms is about RabbitMQ whatever its title.
     named_in = f"{text}\n{_url_words(candidate.url)}"
-    mentioned = [o for o in plan.options if mentions(named_in, o)]
+    mentioned = [o for o in plan.options if mentions(named_in, o, (aliases or {}).get(o, ()))]
     if mentioned:
         score += 30
         reasons.append(f"mentions {', '.join(mentioned)} (+30)")
@@ -104,7 +112,7 @@ def judge(plan: Plan, candidate: Candidate, today: date) -> Judgement:
         score += substance
         reasons.append(f"has substance: figures, comparisons or dated statements (+{substance})")
     drop = None
-    if not mentioned and not dims and overlap < 0.2:
+    if not mentioned and (overlap < 0.1 or (not dims and overlap < 0.2)):
         drop = "off topic: mentions none of the options and few of the question's terms"
     elif outdated:
         drop = age_reason
@@ -170,9 +178,11 @@ def _mark_duplicates(judged: list[Judgement], options: list[str]) -> None:
 def _near_duplicate(a: Candidate, b: Candidate, options: list[str]) -> bool:
     if canonical_url(a.url) == canonical_url(b.url):
         return True
-    # "A vs B: licences" and "A vs C: licences" look alike but are different pages.
+    # "A vs B: licences" and "A vs C: licences" look alike but are different pages, and
+    # documentation sites give many pages one title ("JetStream | Docs"): a shared title
+    # marks a copy only when the text looks alike too.
     same_subjects = _mentions(a.title, options) == _mentions(b.title, options)
-    if same_subjects and _similar(a.title, b.title, 12):
+    if same_subjects and _similar(a.title, b.title, 12) and _similar(a.snippet, b.snippet, 0, 0.5):
         return True
     return _similar(a.snippet, b.snippet, 60)
 
@@ -181,8 +191,8 @@ def _mentions(text: str, options: list[str]) -> set[str]:
     return {o for o in options if mentions(text, o)}
 
 
-def _similar(a: str, b: str, min_len: int) -> bool:
+def _similar(a: str, b: str, min_len: int, threshold: float = NEAR_DUPLICATE) -> bool:
     a, b = a.strip().lower(), b.strip().lower()
     if len(a) < min_len or len(b) < min_len:
         return False
-    return SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE
+    return SequenceMatcher(None, a, b).ratio() >= threshold

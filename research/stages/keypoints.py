@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from research.artifacts import KeyPoint
-from research.stages.claims import stance_polarity
+from research.stages.claims import stance_polarity, table_rows
 from research.stages.lexicon import keywords_for
 from research.stages.text import contains_term, first_mention, has_cjk, sentence_spans
 
@@ -46,6 +46,7 @@ class _Context:
     paragraph_option: str | None = None
     heading_option: str | None = None
     previous_end: int = 0
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def key_points(
@@ -55,10 +56,12 @@ def key_points(
     page_option: str | None = None,
     base_offset: int = 0,
     limit: int = 24,
+    aliases: dict[str, tuple[str, ...]] | None = None,
 ) -> list[KeyPoint]:
-    """Pick up to `limit` sentences, the most informative first, returned in page order."""
+    """Pick up to `limit` sentences, the most informative first, returned in page order.
+    `aliases` are other names of the options (brand names, abbreviations)."""
     scored: list[tuple[int, int, KeyPoint]] = []
-    ctx = _Context()
+    ctx = _Context(aliases=aliases or {})
     for start, end in sentence_spans(text):
         subject, named = _subject(text, start, end, options, page_option, ctx)
         for s, e in _pieces(text, start, end):
@@ -68,8 +71,49 @@ def key_points(
             point, score = _judge(quote, s + base_offset, named, subject, dimensions)
             if point is not None:
                 scored.append((score, s, point))
+    scored = _with_table_points(scored, text, options, dimensions, base_offset)
     best = sorted(scored, key=lambda s: (-s[0], s[1]))[:limit]
     return [point for _, _, point in sorted(best, key=lambda s: s[1])]
+
+
+TABLE_SCORE = 5  # a row or list item that a table or list ties to an option is evidence
+
+
+def _with_table_points(
+    scored: list[tuple[int, int, KeyPoint]],
+    text: str,
+    options: list[str],
+    dimensions: list[str],
+    base_offset: int,
+) -> list[tuple[int, int, KeyPoint]]:
+    """Table rows and pros/cons items, which name their option by their column or the
+    heading above them; they replace a sentence key point over the same text."""
+    table = {}
+    for fact in table_rows(text, options):
+        quote = text[fact.start : fact.end]
+        if not quote.strip() or (fact.start, fact.option) in table:
+            continue
+        dimension = best_dimension(f"{fact.header} {fact.cell}", dimensions) or best_dimension(
+            quote, dimensions
+        )
+        table[(fact.start, fact.option)] = KeyPoint(
+            text=clean(f"{fact.header}: {fact.cell}" if fact.header else fact.cell),
+            quote=quote,
+            offset=fact.start + base_offset,
+            option=fact.option,
+            dimension=dimension,
+            polarity=fact.polarity or None,
+            header=fact.header or None,
+        )
+    spans = [(p.offset, p.offset + len(p.quote)) for p in table.values()]
+    kept = [
+        s
+        for s in scored
+        if not any(
+            s[2].offset < end and start < s[2].offset + len(s[2].quote) for start, end in spans
+        )
+    ]
+    return kept + [(TABLE_SCORE, p.offset - base_offset, p) for p in table.values()]
 
 
 def _subject(
@@ -80,7 +124,7 @@ def _subject(
         ctx.paragraph_option = None  # a new paragraph may change the subject
     ctx.previous_end = end
     sentence = text[start:end]
-    named = _named_in_order(sentence, options)
+    named = _named_in_order(sentence, options, ctx.aliases)
     before = ctx.paragraph_option
     if _is_heading(sentence):
         ctx.heading_option = named[0] if len(named) == 1 else None
@@ -94,8 +138,10 @@ def _subject(
     return before or ctx.heading_option or page_option, bool(named)
 
 
-def _named_in_order(sentence: str, options: list[str]) -> list[str]:
-    at = [(first_mention(sentence, o), o) for o in options]
+def _named_in_order(
+    sentence: str, options: list[str], aliases: dict[str, tuple[str, ...]]
+) -> list[str]:
+    at = [(first_mention(sentence, o, aliases.get(o, ())), o) for o in options]
     return [o for pos, o in sorted(at) if pos >= 0]
 
 

@@ -85,26 +85,66 @@ def option_names(option: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
 
 
-def mentions(text: str, option: str) -> bool:
-    """Whether `text` names `option` in any of its usual forms (initials only in capitals)."""
-    for name in option_names(option):
-        if name.isupper() and len(name) <= 5 and name != option:
-            if re.search(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", text):
-                return True
-        elif contains_term(text, name):
-            return True
-    return False
+def mentions(text: str, option: str, aliases: tuple[str, ...] = ()) -> bool:
+    """Whether `text` names `option` in any of its usual forms (initials only in capitals),
+    or by one of `aliases` (names the pages themselves gave it, see discover_aliases)."""
+    return first_mention(text, option, aliases) >= 0
 
 
-def first_mention(text: str, option: str) -> int:
+def first_mention(text: str, option: str, aliases: tuple[str, ...] = ()) -> int:
     """Offset of the first mention of `option` in `text`, or -1."""
     found = -1
-    for name in option_names(option):
-        if has_cjk(name):
-            at = text.find(name)
-        else:
-            match = term_pattern(name).search(text)
-            at = match.start() if match else -1
+    for name in (*option_names(option), *aliases):
+        at = _find_name(text, name, initials=name.isupper() and len(name) <= 5 and name != option)
         if at >= 0 and (found < 0 or at < found):
             found = at
     return found
+
+
+def _find_name(text: str, name: str, initials: bool) -> int:
+    if has_cjk(name):
+        return text.find(name)
+    if initials:
+        match = re.search(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", text)
+    else:
+        match = _name_pattern(name).search(text)
+    return match.start() if match else -1
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    # A long name also takes another language's ending: "empagliflozina", "Kafkas".
+    ending = r"(?:s|es|ed|d|ing|[a-z]{1,2})?" if len(name) >= 7 else r"(?:s|es|ed|d|ing)?"
+    return re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + ending + r"(?![A-Za-z0-9])", re.I)
+
+
+# "semaglutide (Ozempic)", "Ozempic (semaglutide)", "Django REST framework (DRF)".
+_ALIAS_NAME = r"([A-Z][A-Za-z0-9.+-]{2,24}|[\u4e00-\u9fff]{2,8})"
+
+
+def discover_aliases(texts: list[str], options: list[str]) -> dict[str, tuple[str, ...]]:
+    """Other names the pages give an option in brackets next to its name: brand names for
+    a drug, abbreviations, a product's former name. An alias that also names another option
+    is ignored."""
+    found: dict[str, list[str]] = {o: [] for o in options}
+    for option in options:
+        for name in option_names(option):
+            escaped = re.escape(name)
+            # The option's name in any case; the alias must be capitalised, as names are.
+            after = re.compile(rf"(?i:{escaped})\s*[(（]\s*{_ALIAS_NAME}\s*[)）]")
+            before = re.compile(rf"{_ALIAS_NAME}\s*[(（]\s*(?i:{escaped})\s*[)）]")
+            for text in texts:
+                found[option] += after.findall(text) + before.findall(text)
+    return {o: _clean_aliases(o, names, options) for o, names in found.items()}
+
+
+def _clean_aliases(option: str, names: list[str], options: list[str]) -> tuple[str, ...]:
+    others = [o for o in options if o != option]
+    kept = [
+        n
+        for n in dict.fromkeys(names)
+        if n.lower() not in option.lower()
+        and not any(mentions(n, o) for o in others)
+        and n.lower() not in STOPWORDS
+    ]
+    return tuple(kept[:5])

@@ -138,3 +138,42 @@ def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged
     check = cross_validate(plan, notes, {"s1": "Something else entirely."}, ctx)
     assert check.claims == []
     assert [e["event"] for e in ctx.events].count("quote_dropped") == 1
+
+
+def test_an_item_under_cons_is_a_negative_claim_even_without_a_judging_word():
+    text = "Operational complexity: a second metadata service to run"
+    kp = KeyPoint(
+        text=text,
+        quote=text,
+        offset=0,
+        option="Loamdb",
+        dimension="licence risk",
+        polarity=-1,
+        header="Cons",
+    )
+    src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
+    check = cross_validate(PLAN, _notes(src), {"s1": text}, StageContext())
+    assert [(c.kind, c.polarity) for c in check.claims] == [("stance", -1)]
+
+
+def test_a_status_or_licence_said_of_one_component_is_not_the_projects_own():
+    texts = {
+        "s1": "The legacy sync adapter of Loamdb is deprecated.",
+        "s2": "The legacy sync adapter of Loamdb is GPL-3.0 licensed.",
+    }
+    urls = {"s1": "https://x.example/", "s2": "https://y.example/"}
+    notes = _notes(*(_source(s, urls[s], t) for s, t in texts.items()))
+    ctx = StageContext()
+    check = cross_validate(PLAN, notes, texts, ctx)
+    assert not [c for c in check.claims if c.attribute in ("maintenance", "licence")]
+    assert [e["attribute"] for e in ctx.events if e["event"] == "claim_scoped_out"] == ["licence"]
+
+
+def test_a_comparison_gives_each_compared_option_its_own_stance():
+    plan = PLAN.model_copy(update={"dimensions": [Dimension(name="performance", weight=1)]})
+    text = "Loamdb replicates writes much faster than Quillsync."
+    kp = KeyPoint(text=text, quote=text, offset=0, option="Loamdb", dimension="performance")
+    src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
+    check = cross_validate(plan, _notes(src), {"s1": text}, StageContext())
+    stances = {(c.option, c.polarity) for c in check.claims if c.kind == "stance"}
+    assert stances == {("Loamdb", 1), ("Quillsync", -1)}

@@ -65,9 +65,10 @@ def test_a_list_under_a_heading_naming_an_option_is_about_that_option():
         "- Simple to deploy as a single binary.\n"
     )
     points = key_points(text, ["Quillsync", "Loamdb"], ["operational complexity"])
-    by_quote = {p.quote: p.option for p in points}
-    assert by_quote["- Drawbacks: complex to deploy and operate on small teams."] == "Quillsync"
-    assert by_quote["- Simple to deploy as a single binary."] == "Loamdb"
+    by_quote = {p.quote: p for p in points}
+    drawback = by_quote["complex to deploy and operate on small teams."]
+    assert (drawback.option, drawback.polarity, drawback.header) == ("Quillsync", -1, "Drawbacks")
+    assert by_quote["- Simple to deploy as a single binary."].option == "Loamdb"
 
 
 def test_an_over_long_run_on_sentence_yields_clauses_not_nothing():
