@@ -4,11 +4,25 @@ Every part is on a 0-100 scale and rounded to one decimal:
 
     score(o, d) = 0.4 * base + 0.3 * strength + 0.2 * consistency + 0.1 * timeliness
 
-- base = 50 + 50 * sum(polarity_i * strength_i) / sum(strength_i) over the cell's claims
-  with a stance (polarity +1 or -1), where strength_i is the strength of claim i's source;
-  50 when no claim takes a stance.
-- strength = mean strength of the distinct sources behind the cell's claims
-  (primary 90, comparison 60, community 30; see research.stages.sourcekind).
+A claim counts with its source's standing toward the claim's option
+(research.stages.sourcekind): an option's own page is primary (90) for its facts and a
+review (60) when it judges itself; a vendor on a rival, or comparing itself with rivals, is
+an interested party (30); otherwise primary 90, comparison 60, community 30.
+
+- base: every independent site whose claims take a side (stances, and facts with a
+  polarity such as "archived") votes with its mean polarity, lean in [-1, 1], weighted by
+  w = its best standing / 100. The raw judgement raw = 50 + 50 * sum(w * lean) / sum(w)
+  is shrunk toward 50 by the weight of that evidence, n_eff = sum(w):
+
+      base = 50 + (raw - 50) * n_eff / (n_eff + K),  K = 1
+
+  so one review that calls an option fast gives 50 + 50 * 0.6 / 1.6 = 68.8, not 100.
+  base is 50 when no site takes a side.
+- status: a statement that the option is archived, deprecated, unmaintained or at end of
+  life caps base at 15 and the score at 20, unless a later-dated source says it is active
+  again. Strong, recent, consistent evidence that a project is dead must not make it score
+  well on maintenance.
+- strength = mean over the distinct sources behind the cell of each one's best standing.
 - consistency = 100 when two or more independent sites back the cell, 70 when only one
   does, minus 35 for each contradiction that involves one of the cell's claims; 0-100.
 - timeliness = mean over the distinct sources of: published within 1 year 100, 2 years 80,
@@ -35,7 +49,7 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
-from research.stages.sourcekind import classify
+from research.stages.sourcekind import SourceKind, Standing, classify
 from research.stages.urls import registrable_domain
 
 WEIGHTS = {"base": 0.4, "strength": 0.3, "consistency": 0.2, "timeliness": 0.1}
@@ -46,25 +60,69 @@ UNDATED = 50.0
 CORROBORATED = 100.0
 SINGLE_SITE = 70.0
 CONTRADICTION_PENALTY = 35.0
+PRIOR_WEIGHT = 1.0  # K: the neutral 50 counts as much as one fully trusted site
+STATUS_BASE_CAP = 15.0
+STATUS_SCORE_CAP = 20.0
+
+_TEXT = {
+    "en": {
+        "shrunk": (
+            "base = 50 + (raw {raw:.1f} - 50) x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}: "
+            "{sites} {site_word} took a side, with evidence weight {n:.2f}"
+        ),
+        "site": "site",
+        "sites": "sites",
+        "no_side": "no source takes a side, so base is 50",
+        "standing": "{source} counts {strength:g}: {why}",
+        "capped": (
+            "{site} says {option} is no longer maintained (“{quote}”), so base is capped at "
+            "{base:g} and the score at {score:g}"
+        ),
+        "revived": (
+            "{site} ({newer}) says {option} is active after the statement that it is not "
+            "(“{quote}”), so the score is not capped"
+        ),
+    },
+    "zh": {
+        "shrunk": (
+            "基础分 = 50 + (原始 {raw:.1f} - 50) x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}："
+            "{sites} 个{site_word}表明了立场，证据权重 {n:.2f}"
+        ),
+        "site": "站点",
+        "sites": "站点",
+        "no_side": "没有来源表明立场，基础分取 50",
+        "standing": "{source} 按 {strength:g} 计：{why}",
+        "capped": (
+            "{site} 指出{option}已不再维护（“{quote}”），因此基础分上限为 {base:g}，"
+            "得分上限为 {score:g}"
+        ),
+        "revived": ("{site}（{newer}）在“{quote}”之后称{option}仍在维护，因此得分不设上限"),
+    },
+}
+
+
+def text_for(language: str) -> dict[str, str]:
+    return _TEXT.get(language, _TEXT["en"])
 
 
 @dataclass(frozen=True)
 class SourceInfo:
     source_id: str
-    strength: float  # 0-100
+    strength: float  # 0-100, the page as a whole
     published: date | None
     kind: str  # primary | comparison | community
     site: str  # registrable domain: two pages of one owner are one site
+    graded: SourceKind | None = None  # who wrote it, which decides its standing per option
 
 
-def source_infos(notes: Notes, options: list[str]) -> dict[str, SourceInfo]:
+def source_infos(notes: Notes, options: list[str], language: str = "en") -> dict[str, SourceInfo]:
     """Only sources that were read (OK) can back a score."""
-    return {src.source_id: _source_info(src, options) for src in notes.ok_sources()}
+    return {src.source_id: _source_info(src, options, language) for src in notes.ok_sources()}
 
 
-def _source_info(src: SourceNotes, options: list[str]) -> SourceInfo:
+def _source_info(src: SourceNotes, options: list[str], language: str) -> SourceInfo:
     url = src.final_url or src.url  # a redirect decides whose site the page is on
-    kind = classify(url, src.title, options)
+    kind = classify(url, src.title, options, language)
     # SourceNotes.site may be a display name ("GitHub"), so independence uses the domain.
     return SourceInfo(
         source_id=src.source_id,
@@ -72,7 +130,15 @@ def _source_info(src: SourceNotes, options: list[str]) -> SourceInfo:
         published=parse_published(src.published),
         kind=kind.kind,
         site=registrable_domain(url),
+        graded=kind,
     )
+
+
+def standing(claim: Claim, info: SourceInfo) -> Standing:
+    """How much `info` counts for this claim: a vendor is weak on its rivals."""
+    if info.graded is None:
+        return Standing(info.kind, info.strength, "")
+    return info.graded.toward(claim.option, judgement=claim.kind == "stance")
 
 
 def parse_published(value: str | None) -> date | None:
@@ -102,6 +168,9 @@ def years_before(today: date, years: int) -> date:
         return today.replace(year=today.year - years, day=28)
 
 
+# --- one cell -----------------------------------------------------------------------------
+
+
 def score_cell(
     option: str,
     dimension: str,
@@ -109,44 +178,222 @@ def score_cell(
     sources: dict[str, SourceInfo],
     contradictions: list[Contradiction],
     today: date,
+    language: str = "en",
 ) -> ScoreCell:
     # A claim from a source that was not read is not evidence (DESIGN section 3).
     claims = [c for c in claims if c.source_id in sources]
     if not claims:
         return ScoreCell(option=option, dimension=dimension, missing=True)
-    backing = _distinct_sources(claims, sources)
-    parts = {
-        "base": _base(claims, sources),
-        "strength": _mean(s.strength for s in backing),
-        "consistency": _consistency(claims, backing, contradictions),
-        "timeliness": _mean(timeliness_of(s.published, today) for s in backing),
-    }
-    parts = {name: round(value, 1) for name, value in parts.items()}
-    score = round(sum(WEIGHTS[name] * value for name, value in parts.items()), 1)
+    text = text_for(language)
+    judged, status = judgement(claims, sources), status_of(claims, sources)
+    parts = _parts(claims, sources, contradictions, today, judged, status)
     return ScoreCell(
-        option=option, dimension=dimension, score=score, claim_ids=[c.id for c in claims], **parts
+        option=option,
+        dimension=dimension,
+        score=_score(parts, status),
+        claim_ids=[c.id for c in claims],
+        raw_base=None if judged.raw is None else round(judged.raw, 1),
+        evidence_weight=round(judged.weight, 2),
+        prior_weight=PRIOR_WEIGHT,
+        sites=len(site_weights(claims, sources)),
+        capped_by=status.capping.id if status.capping else None,
+        notes=[
+            judged.explain(text),
+            *_standing_notes(claims, sources, text),
+            *_status_notes(status, sources, text),
+        ],
+        **parts,
     )
 
 
-def _distinct_sources(claims: list[Claim], sources: dict[str, SourceInfo]) -> list[SourceInfo]:
-    return [sources[sid] for sid in dict.fromkeys(c.source_id for c in claims)]
+def _parts(
+    claims: list[Claim],
+    sources: dict[str, SourceInfo],
+    contradictions: list[Contradiction],
+    today: date,
+    judged: Judgement,
+    status: Status,
+) -> dict[str, float]:
+    backing = source_standings(claims, sources)
+    base = min(judged.base, STATUS_BASE_CAP) if status.capping else judged.base
+    parts = {
+        "base": base,
+        "strength": _mean(backing.values()),
+        "consistency": _consistency(claims, list(backing), sources, contradictions),
+        "timeliness": _mean(timeliness_of(sources[s].published, today) for s in backing),
+    }
+    return {name: round(value, 1) for name, value in parts.items()}
 
 
-def _base(claims: list[Claim], sources: dict[str, SourceInfo]) -> float:
-    polar = [(_sign(c.polarity), sources[c.source_id].strength) for c in claims if c.polarity]
-    weight = sum(strength for _, strength in polar)
-    if not weight:  # no stance taken, or only zero-strength sources took one
-        return 50.0
-    return _clamp(50 + 50 * sum(sign * strength for sign, strength in polar) / weight)
+def _score(parts: dict[str, float], status: Status) -> float:
+    score = round(sum(WEIGHTS[name] * value for name, value in parts.items()), 1)
+    return min(score, STATUS_SCORE_CAP) if status.capping else score
+
+
+def source_standings(claims: list[Claim], sources: dict[str, SourceInfo]) -> dict[str, float]:
+    """Each distinct source behind the claims, with its best standing among them."""
+    best: dict[str, float] = {}
+    for claim in claims:
+        value = standing(claim, sources[claim.source_id]).strength
+        best[claim.source_id] = max(value, best.get(claim.source_id, 0.0))
+    return best
+
+
+def site_weights(claims: list[Claim], sources: dict[str, SourceInfo]) -> dict[str, float]:
+    """Each independent site behind the claims, with its best standing as a 0-1 weight."""
+    weights: dict[str, float] = {}
+    for source_id, strength in source_standings(claims, sources).items():
+        site = sources[source_id].site
+        weights[site] = max(strength / 100, weights.get(site, 0.0))
+    return weights
+
+
+# --- base judgement -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgement:
+    raw: float | None  # the weighted lean before shrinking; None when no site took a side
+    weight: float  # n_eff
+    sites: int
+
+    @property
+    def base(self) -> float:
+        if self.raw is None:
+            return 50.0
+        return _clamp(50 + (self.raw - 50) * self.weight / (self.weight + PRIOR_WEIGHT))
+
+    def explain(self, text: dict[str, str]) -> str:
+        if self.raw is None:
+            return text["no_side"]
+        word = text["site"] if self.sites == 1 else text["sites"]
+        return text["shrunk"].format(
+            raw=self.raw,
+            n=self.weight,
+            k=PRIOR_WEIGHT,
+            base=self.base,
+            sites=self.sites,
+            site_word=word,
+        )
+
+
+def judgement(claims: list[Claim], sources: dict[str, SourceInfo]) -> Judgement:
+    votes = _votes(claims, sources)
+    weight = sum(w for _, w in votes.values())
+    if not weight:  # no side taken, or only zero-strength sources took one
+        return Judgement(None, 0.0, 0)
+    lean = sum(lean * w for lean, w in votes.values()) / weight
+    return Judgement(_clamp(50 + 50 * lean), weight, len(votes))
+
+
+def _votes(claims: list[Claim], sources: dict[str, SourceInfo]) -> dict[str, tuple[float, float]]:
+    """site -> (mean polarity, weight): one site saying it five times is still one voice."""
+    by_site: dict[str, list[tuple[int, float]]] = {}
+    for claim in claims:
+        if claim.polarity:
+            info = sources[claim.source_id]
+            vote = (_sign(claim.polarity), standing(claim, info).strength / 100)
+            by_site.setdefault(info.site, []).append(vote)
+    return {
+        site: (_mean(sign for sign, _ in votes), max(w for _, w in votes))
+        for site, votes in by_site.items()
+    }
+
+
+def _standing_notes(
+    claims: list[Claim], sources: dict[str, SourceInfo], text: dict[str, str]
+) -> list[str]:
+    """Name every source counted below its page's strength: interested parties, and
+    projects judging themselves."""
+    notes: dict[str, str] = {}
+    for claim in claims:
+        info = sources[claim.source_id]
+        held = standing(claim, info)
+        if held.strength < info.strength or held.kind == "interested":
+            line = text["standing"].format(source=info.site, strength=held.strength, why=held.why)
+            notes.setdefault(f"{info.source_id}:{held.why}", line)
+    return list(notes.values())
+
+
+# --- status -------------------------------------------------------------------------------
+
+STATUS_ATTRIBUTE = "maintenance"
+INACTIVE = "inactive"
+
+
+@dataclass(frozen=True)
+class Status:
+    inactive: Claim | None  # the newest statement that the option is archived or unmaintained
+    revival: Claim | None  # a source dated after it that says the option is active
+
+    @property
+    def capping(self) -> Claim | None:
+        """The statement that caps the cell: not overtaken by a later one."""
+        return self.inactive if self.revival is None else None
+
+
+def status_of(claims: list[Claim], sources: dict[str, SourceInfo]) -> Status:
+    status = [c for c in claims if c.attribute == STATUS_ATTRIBUTE]
+    inactive = [c for c in status if c.value == INACTIVE]
+    if not inactive:
+        return Status(None, None)
+    newest = max(inactive, key=lambda c: _dated(c, sources))
+    when = sources[newest.source_id].published
+    # An undated "archived" cannot be shown to be old news.
+    later = [c for c in status if c.value != INACTIVE and when and _dated(c, sources) > when]
+    return Status(newest, max(later, key=lambda c: _dated(c, sources)) if later else None)
+
+
+def _dated(claim: Claim, sources: dict[str, SourceInfo]) -> date:
+    return sources[claim.source_id].published or date.min
+
+
+def _status_notes(
+    status: Status, sources: dict[str, SourceInfo], text: dict[str, str]
+) -> list[str]:
+    if status.inactive is None:
+        return []
+    said = status.inactive
+    if status.revival is None:
+        line = text["capped"].format(
+            site=sources[said.source_id].site,
+            option=said.option,
+            quote=short(said.quote),
+            base=STATUS_BASE_CAP,
+            score=STATUS_SCORE_CAP,
+        )
+        return [line]
+    info = sources[status.revival.source_id]
+    newer = info.published.isoformat() if info.published else ""
+    return [
+        text["revived"].format(
+            site=info.site, newer=newer, option=said.option, quote=short(said.quote)
+        )
+    ]
+
+
+def short(quote: str, limit: int = 80) -> str:
+    quote = " ".join(quote.split())
+    return quote if len(quote) <= limit else quote[: limit - 3].rstrip() + "..."
+
+
+# --- consistency --------------------------------------------------------------------------
 
 
 def _consistency(
-    claims: list[Claim], backing: list[SourceInfo], contradictions: list[Contradiction]
+    claims: list[Claim],
+    backing: list[str],
+    sources: dict[str, SourceInfo],
+    contradictions: list[Contradiction],
 ) -> float:
     ids = {c.id for c in claims}
     disputed = sum(1 for x in contradictions if x.a.claim_id in ids or x.b.claim_id in ids)
-    agreed = CORROBORATED if len({s.site for s in backing}) >= 2 else SINGLE_SITE
+    sites = {sources[s].site for s in backing}
+    agreed = CORROBORATED if len(sites) >= 2 else SINGLE_SITE
     return _clamp(agreed - CONTRADICTION_PENALTY * disputed)
+
+
+# --- totals and ranking -------------------------------------------------------------------
 
 
 def total(cells_for_option: list[ScoreCell], weights: dict[str, float]) -> float | None:

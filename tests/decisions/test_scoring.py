@@ -151,8 +151,20 @@ def test_source_infos_classify_only_the_sources_that_were_read() -> None:
     infos = source_infos(notes, ["Loamdb", "Tessera"])
 
     assert set(infos) == {"a", "b"}
-    assert infos["a"] == SourceInfo("a", 90.0, date(2024, 3, 1), "primary", "github.com")
-    assert infos["b"] == SourceInfo("b", 30.0, date(2022, 1, 5), "community", "reddit.com")
+    a, b = infos["a"], infos["b"]
+    assert (a.strength, a.published, a.kind, a.site) == (
+        90.0,
+        date(2024, 3, 1),
+        "primary",
+        "github.com",
+    )
+    assert (b.strength, b.published, b.kind, b.site) == (
+        30.0,
+        date(2022, 1, 5),
+        "community",
+        "reddit.com",
+    )
+    assert a.graded is not None and a.graded.owner == "Loamdb"
 
 
 def test_source_infos_judge_a_redirected_page_by_where_it_landed() -> None:
@@ -232,20 +244,39 @@ def test_a_cell_weighs_stances_by_source_strength() -> None:
 
     cell = score_cell("Loamdb", "perf", claims, SOURCES, [], TODAY)
 
-    # base        = 50 + 50 * ((+90 - 30) / (90 + 30)) = 50 + 25 = 75.0
+    # raw         = 50 + 50 * (0.9 * +1 + 0.3 * -1) / (0.9 + 0.3) = 75.0
+    # n_eff       = 0.9 + 0.3 = 1.2
+    # base        = 50 + (75 - 50) * 1.2 / (1.2 + 1) = 63.6
     # strength    = (90 + 30) / 2 = 60.0
     # consistency = two sites (loamdb.io, reddit.com), no contradiction = 100.0
     # timeliness  = (100 + 60) / 2 = 80.0
-    # score       = 0.4*75 + 0.3*60 + 0.2*100 + 0.1*80 = 30 + 18 + 20 + 8 = 76.0
-    assert (cell.base, cell.strength, cell.consistency, cell.timeliness) == (
+    # score       = 0.4*63.6 + 0.3*60 + 0.2*100 + 0.1*80 = 25.44 + 18 + 20 + 8 = 71.4
+    assert (cell.raw_base, cell.evidence_weight, cell.prior_weight, cell.sites) == (
         75.0,
+        1.2,
+        1.0,
+        2,
+    )
+    assert (cell.base, cell.strength, cell.consistency, cell.timeliness) == (
+        63.6,
         60.0,
         100.0,
         80.0,
     )
-    assert cell.score == 76.0
+    assert cell.score == 71.4
     assert cell.claim_ids == ["c1", "c2"]
     assert not cell.missing
+
+
+def test_the_cell_says_how_its_base_was_shrunk() -> None:
+    claims = [stance("c1", "Loamdb", "perf", "s1", +1), stance("c2", "Loamdb", "perf", "s2", -1)]
+
+    cell = score_cell("Loamdb", "perf", claims, SOURCES, [], TODAY)
+
+    assert cell.notes[0] == (
+        "base = 50 + (raw 75.0 - 50) x 1.20 / (1.20 + 1) = 63.6: 2 sites took a side, "
+        "with evidence weight 1.20"
+    )
 
 
 def test_a_contradiction_on_a_single_site_cell_lowers_its_consistency() -> None:
@@ -257,18 +288,18 @@ def test_a_contradiction_on_a_single_site_cell_lowers_its_consistency() -> None:
         "Loamdb", "cost", claims, SOURCES, [contradiction(licence_a, licence_b)], TODAY
     )
 
-    # base        = 50 + 50 * (60 / 60) = 100.0  (the licence fact is neutral)
+    # base        = 50 + (100 - 50) * 0.6 / (0.6 + 1) = 68.75 -> 68.8 (the licence is neutral)
     # strength    = 60.0  (one distinct source, s3)
     # consistency = 70 (one site) - 35 (one contradiction touches c3) = 35.0
     # timeliness  = 50.0  (undated)
-    # score       = 0.4*100 + 0.3*60 + 0.2*35 + 0.1*50 = 40 + 18 + 7 + 5 = 70.0
+    # score       = 0.4*68.8 + 0.3*60 + 0.2*35 + 0.1*50 = 27.52 + 18 + 7 + 5 = 57.5
     assert (cell.base, cell.strength, cell.consistency, cell.timeliness) == (
-        100.0,
+        68.8,
         60.0,
         35.0,
         50.0,
     )
-    assert cell.score == 70.0
+    assert cell.score == 57.5
 
 
 def test_consistency_never_goes_below_zero() -> None:
@@ -287,7 +318,8 @@ def test_neutral_claims_alone_give_a_middle_base() -> None:
         "Loamdb", "cost", [fact("c1", "Loamdb", "cost", "s1", "licence", "MIT")], SOURCES, [], TODAY
     )
 
-    assert cell.base == 50.0
+    assert (cell.base, cell.raw_base, cell.evidence_weight) == (50.0, None, 0.0)
+    assert cell.notes == ["no source takes a side, so base is 50"]
 
 
 def test_cell_components_are_rounded_to_one_decimal() -> None:
@@ -299,12 +331,11 @@ def test_cell_components_are_rounded_to_one_decimal() -> None:
 
     cell = score_cell("Loamdb", "perf", claims, SOURCES, [], TODAY)
 
-    # base        = 50 + 50 * ((90 + 30 - 60) / 180) = 50 + 16.67 = 66.7
-    # strength    = (90 + 30 + 60) / 3 = 60.0
-    # consistency = three sites = 100.0
+    # raw         = 50 + 50 * (0.9 + 0.3 - 0.6) / 1.8 = 66.67 -> 66.7
+    # base        = 50 + 16.67 * 1.8 / 2.8 = 60.71 -> 60.7
     # timeliness  = (100 + 60 + 50) / 3 = 70.0
-    # score       = 0.4*66.7 + 0.3*60 + 0.2*100 + 0.1*70 = 26.68 + 18 + 20 + 7 = 71.68 -> 71.7
-    assert (cell.base, cell.timeliness, cell.score) == (66.7, 70.0, 71.7)
+    # score       = 0.4*60.7 + 0.3*60 + 0.2*100 + 0.1*70 = 24.28 + 18 + 20 + 7 = 69.28 -> 69.3
+    assert (cell.raw_base, cell.base, cell.timeliness, cell.score) == (66.7, 60.7, 70.0, 69.3)
 
 
 def test_two_pages_on_one_site_do_not_corroborate_each_other() -> None:
@@ -314,6 +345,200 @@ def test_two_pages_on_one_site_do_not_corroborate_each_other() -> None:
     cell = score_cell("Loamdb", "perf", claims, {**SOURCES, "s4": docs}, [], TODAY)
 
     assert cell.consistency == 70.0
+
+
+# --- thin evidence is shrunk toward 50 -----------------------------------------------------
+
+
+def test_one_positive_sentence_is_not_a_hundred() -> None:
+    cell = score_cell(
+        "Loamdb", "perf", [stance("c1", "Loamdb", "perf", "s3", +1)], SOURCES, [], TODAY
+    )
+
+    # one review: 50 + 50 * 0.6 / (0.6 + 1) = 68.75 -> 68.8
+    assert cell.raw_base == 100.0
+    assert cell.base == 68.8
+
+
+def test_more_independent_agreement_moves_base_further_from_50() -> None:
+    reviews = {
+        f"r{i}": source(f"r{i}", "comparison", date(2025, 1, 1), f"review{i}.example")
+        for i in range(4)
+    }
+    bases = [
+        score_cell(
+            "Loamdb",
+            "perf",
+            [stance(f"c{i}", "Loamdb", "perf", f"r{i}", +1) for i in range(n)],
+            reviews,
+            [],
+            TODAY,
+        ).base
+        for n in (1, 2, 4)
+    ]
+
+    # 50 + 50 * n_eff / (n_eff + 1) with n_eff 0.6, 1.2, 2.4
+    assert bases == [68.8, 77.3, 85.3]
+
+
+def test_a_forum_post_moves_base_less_than_a_primary_source() -> None:
+    forum = score_cell(
+        "Loamdb", "perf", [stance("c1", "Loamdb", "perf", "s2", +1)], SOURCES, [], TODAY
+    )
+    official = score_cell(
+        "Loamdb", "perf", [stance("c1", "Loamdb", "perf", "s1", +1)], SOURCES, [], TODAY
+    )
+
+    # 50 + 50 * 0.3 / 1.3 = 61.5 and 50 + 50 * 0.9 / 1.9 = 73.7
+    assert (forum.base, official.base) == (61.5, 73.7)
+
+
+def test_one_site_saying_it_five_times_is_still_one_voice() -> None:
+    once = [stance("c1", "Loamdb", "perf", "s3", +1), stance("c2", "Loamdb", "perf", "s1", -1)]
+    repeated = [
+        *(stance(f"p{i}", "Loamdb", "perf", "s3", +1) for i in range(5)),
+        stance("c2", "Loamdb", "perf", "s1", -1),
+    ]
+
+    first = score_cell("Loamdb", "perf", once, SOURCES, [], TODAY)
+    again = score_cell("Loamdb", "perf", repeated, SOURCES, [], TODAY)
+
+    assert (first.raw_base, first.base) == (again.raw_base, again.base)
+
+
+# --- who wrote it -------------------------------------------------------------------------
+
+RIVALS = ["Marrowline", "Pebblestack"]
+
+
+def graded_sources(*pages: tuple[str, str, str]) -> dict[str, SourceInfo]:
+    """(source id, url, title) -> sources graded by the real classifier."""
+    notes = Notes(
+        sources=[
+            SourceNotes(source_id=i, url=u, title=t, published="2025-03-01", status=Outcome.OK)
+            for i, u, t in pages
+        ]
+    )
+    return source_infos(notes, RIVALS)
+
+
+VENDOR_COMPARISON = ("v", "https://marrowline.io/blog/vs-pebblestack", "Marrowline vs Pebblestack")
+PEBBLE_DOCS = ("p", "https://pebblestack.dev/docs/delivery", "Delivery guarantees")
+REVIEW_PAGE = ("r", "https://queue-notes.example.org/review", "Two queues after a year")
+
+
+def test_a_vendors_verdict_on_its_rival_counts_as_an_interested_party() -> None:
+    sources = graded_sources(VENDOR_COMPARISON, REVIEW_PAGE)
+    knock = stance("c1", "Pebblestack", "reliability", "v", -1, "Pebblestack loses messages")
+
+    by_vendor = score_cell("Pebblestack", "reliability", [knock], sources, [], TODAY)
+
+    # 30 rather than the 60 of a comparison article: 50 - 50 * 0.3 / 1.3 = 38.5
+    assert (by_vendor.strength, by_vendor.base) == (30.0, 38.5)
+    assert (
+        "marrowline.io counts 30: interested party: published by Marrowline's vendor"
+        in by_vendor.notes
+    )
+
+
+def test_a_vendors_praise_of_itself_next_to_a_rival_is_discounted() -> None:
+    sources = graded_sources(VENDOR_COMPARISON)
+    boast = stance("c1", "Marrowline", "reliability", "v", +1, "Marrowline never drops a message")
+
+    cell = score_cell("Marrowline", "reliability", [boast], sources, [], TODAY)
+
+    assert (cell.strength, cell.base) == (30.0, 61.5)
+    assert any("judging itself against rivals" in n for n in cell.notes)
+
+
+def test_a_projects_own_page_judging_itself_counts_as_a_review_but_its_facts_as_primary() -> None:
+    sources = graded_sources(PEBBLE_DOCS)
+    praise = stance("c1", "Pebblestack", "reliability", "p", +1, "Pebblestack is rock solid")
+    licence = fact("c2", "Pebblestack", "licence risk", "p", "licence", "MIT")
+
+    judged = score_cell("Pebblestack", "reliability", [praise], sources, [], TODAY)
+    stated = score_cell("Pebblestack", "licence risk", [licence], sources, [], TODAY)
+
+    assert (judged.strength, judged.base) == (60.0, 68.8)
+    assert stated.strength == 90.0
+
+
+# --- status dominates maintenance ---------------------------------------------------------
+
+
+def archived_cell(*extra: Claim, sources: dict[str, SourceInfo] | None = None) -> ScoreCell:
+    archived = Claim(
+        id="m1",
+        option="Loamdb",
+        dimension="maintenance",
+        attribute="maintenance",
+        kind="fact",
+        value="inactive",
+        polarity=-1,
+        source_id="s1",
+        quote="The Loamdb repository was archived by its owners and is read-only.",
+    )
+    claims = [archived, *extra]
+    return score_cell("Loamdb", "maintenance", claims, sources or SOURCES, [], TODAY)
+
+
+def test_an_archived_project_scores_low_on_maintenance_however_good_the_evidence() -> None:
+    praise = [
+        stance(f"p{i}", "Loamdb", "maintenance", sid, +1) for i, sid in enumerate(("s2", "s3"))
+    ]
+
+    cell = archived_cell(*praise)
+
+    # without the cap: strength 60, consistency 100, timeliness 70 would make it 60+
+    assert cell.base is not None and cell.base <= 15.0
+    assert cell.score is not None and cell.score <= 20.0
+    assert cell.capped_by == "m1"
+    assert cell.notes[-1] == (
+        "loamdb.io says Loamdb is no longer maintained (“The Loamdb repository was archived by "
+        "its owners and is read-only.”), so base is capped at 15 and the score at 20"
+    )
+
+
+def test_a_later_statement_that_the_project_is_active_again_lifts_the_cap() -> None:
+    later = source("s9", "comparison", date(2025, 5, 1), "queue-notes.example.org")
+    revived = Claim(
+        id="m2",
+        option="Loamdb",
+        dimension="maintenance",
+        attribute="maintenance",
+        kind="fact",
+        value="active",
+        polarity=1,
+        source_id="s9",
+        quote="Loamdb is actively maintained again under a new foundation.",
+    )
+
+    cell = archived_cell(revived, sources={**SOURCES, "s9": later})
+
+    assert cell.capped_by is None
+    assert cell.score is not None and cell.score > 20.0
+    assert "is active after the statement that it is not" in cell.notes[-1]
+
+
+def test_an_undated_archived_statement_is_not_overruled_by_a_dated_active_one() -> None:
+    undated = source("s1", "primary", None, "loamdb.io")
+    active = stance("p1", "Loamdb", "maintenance", "s2", +1)
+
+    cell = archived_cell(active, sources={**SOURCES, "s1": undated})
+
+    assert cell.capped_by == "m1"
+
+
+# --- language -----------------------------------------------------------------------------
+
+
+def test_cell_notes_are_written_in_the_plans_language() -> None:
+    claims = [stance("c1", "Loamdb", "perf", "s1", +1), stance("c2", "Loamdb", "perf", "s2", -1)]
+
+    cell = score_cell("Loamdb", "perf", claims, SOURCES, [], TODAY, language="zh")
+
+    assert cell.notes[0].startswith("基础分 = 50 + (原始 75.0 - 50) x 1.20 / (1.20 + 1) = 63.6")
+    assert "证据权重 1.20" in cell.notes[0]
 
 
 # --- total and rank -----------------------------------------------------------------------
