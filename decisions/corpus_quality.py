@@ -137,7 +137,12 @@ def _cited_quotes(check: dict[str, Any], pages: dict[str, str]) -> list[tuple[st
     """Every quote of round 4, paired with the stored text it must be found in."""
     pairs = [(c["quote"], pages.get(c["source_id"], "")) for c in check.get("claims", [])]
     for record in check.get("contradictions", []):
-        for side in (record["a"], record["b"]):
+        for side in (
+            record["a"],
+            record["b"],
+            *record.get("a_also", []),
+            *record.get("b_also", []),
+        ):
             pairs.append((side["quote"], pages.get(side["source_id"], "")))
     return pairs
 

@@ -183,6 +183,9 @@ class Contradiction(Artifact):
     a: ContradictionSide
     b: ContradictionSide
     note: str
+    # Other pages that say what a says, or what b says: how many stand on each side.
+    a_also: list[ContradictionSide] = Field(default_factory=list)
+    b_also: list[ContradictionSide] = Field(default_factory=list)
     # Why the sources may differ: "time" (one describes an earlier state), "scope" (other
     # versions, setups or data sets) or "error" (nothing explains it: one is likely wrong).
     cause: Literal["time", "scope", "error"] | None = None

@@ -116,7 +116,7 @@ class Statement:
         return self.focus or self.quote
 
 
-@dataclass(frozen=True)
+@dataclass
 class Conflict:
     a: Statement
     b: Statement
@@ -125,6 +125,9 @@ class Conflict:
     kind: str  # time | scope | error
     note: str
     weight: float
+    # Other sentences, from other pages, that side with a (or with b) on this point.
+    a_also: list[Statement] = field(default_factory=list)
+    b_also: list[Statement] = field(default_factory=list)
 
 
 def topic_words(quote: str, options: list[str]) -> frozenset[str]:
@@ -418,17 +421,38 @@ PER_CELL = 4  # the strongest few disagreements per option and dimension
 
 
 def _best_per_point(found: list[Conflict]) -> list[Conflict]:
-    """Each sentence in at most two contradictions and each option x dimension with at
-    most PER_CELL, strongest first, so one loud page cannot flood the report."""
+    """Strongest first. A disagreement that shares a side with one already chosen joins it
+    (one page against three is one contradiction with three on a side, not three); at
+    most PER_CELL per option and dimension, so one loud topic cannot flood the report."""
     chosen: list[Conflict] = []
-    uses: Counter[str] = Counter()
+    by_side: dict[str, tuple[Conflict, str]] = {}  # statement key -> (conflict, its side)
     cells: Counter[tuple[str, str | None]] = Counter()
     for c in sorted(found, key=lambda c: -c.weight):
+        if _join(c, by_side):
+            continue
         cell = (c.a.option, c.a.dimension or c.b.dimension)
-        if uses[c.a.key] >= 2 or uses[c.b.key] >= 2 or cells[cell] >= PER_CELL:
+        if c.a.key in by_side or c.b.key in by_side or cells[cell] >= PER_CELL:
             continue
         chosen.append(c)
-        uses[c.a.key] += 1
-        uses[c.b.key] += 1
+        by_side[c.a.key], by_side[c.b.key] = (c, "a"), (c, "b")
         cells[cell] += 1
     return chosen
+
+
+def _join(c: Conflict, by_side: dict[str, tuple[Conflict, str]]) -> bool:
+    for mine, other in ((c.a, c.b), (c.b, c.a)):
+        if mine.key not in by_side or other.key in by_side:
+            continue
+        chosen, side = by_side[mine.key]
+        # `other` disagrees with this side, so it stands with the opposite one.
+        joining = chosen.b_also if side == "a" else chosen.a_also
+        opposite = chosen.b if side == "a" else chosen.a
+        pages = {opposite.source_id, *(s.source_id for s in joining)}
+        if len(joining) < ALSO and other.source_id not in pages:
+            joining.append(other)
+            by_side[other.key] = (chosen, "b" if side == "a" else "a")
+        return True
+    return False
+
+
+ALSO = 3  # sentences listed beside each side

@@ -253,8 +253,13 @@ def _change_hint(what: str, fa: SourceFacts, fb: SourceFacts) -> str:
 
 
 def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> list[Contradiction]:
+    """Typed facts that cannot both hold. Opposite stances are left to the sentence-level
+    finder (statement_contradictions): one page praising an option's speed and another
+    calling its setup painful share a dimension but not a point."""
     best: dict[tuple, tuple[float, Claim, Claim, str]] = {}
     for a, b in combinations(claims, 2):
+        if a.kind != "fact":
+            continue
         note = conflict(a, b, facts[a.source_id], facts[b.source_id])
         if note is None:
             continue
@@ -333,7 +338,9 @@ def statement_contradictions(
                 dimension=conflict.a.dimension or conflict.b.dimension,
                 a=ContradictionSide(claim_id=a.id, source_id=a.source_id, quote=a.quote),
                 b=ContradictionSide(claim_id=b.id, source_id=b.source_id, quote=b.quote),
-                note=conflict.note,
+                a_also=[_side(s, conflict, claims) for s in conflict.a_also],
+                b_also=[_side(s, conflict, claims) for s in conflict.b_also],
+                note=_with_sides(conflict),
                 cause=conflict.kind,  # type: ignore[arg-type]
                 current=current,
             )
@@ -366,6 +373,18 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
                     )
                 )
     return statements
+
+
+def _side(statement: Statement, conflict: Conflict, claims: list[Claim]) -> ContradictionSide:
+    claim = _side_claim(statement, conflict, claims)
+    return ContradictionSide(claim_id=claim.id, source_id=claim.source_id, quote=claim.quote)
+
+
+def _with_sides(conflict: Conflict) -> str:
+    a, b = 1 + len(conflict.a_also), 1 + len(conflict.b_also)
+    if a == b == 1:
+        return conflict.note
+    return f"{conflict.note} Pages on each side: {a} and {b}."
 
 
 def _side_claim(side: Statement, conflict: Conflict, claims: list[Claim]) -> Claim:
