@@ -1,6 +1,7 @@
-"""How far the report can be trusted, and what would raise that (DESIGN section 2).
+"""How far the report can be trusted (DESIGN section 2).
 
-Each part is 0-100, rounded to one decimal:
+Each part is 0-100, rounded to one decimal. A claim counts as primary when its source is
+primary for the claim's option (a vendor's page is never a rival's primary source).
 
 - coverage = 80 * cells with evidence / all cells
              + 20 * options with a claim from a primary source / all options
@@ -11,28 +12,33 @@ Each part is 0-100, rounded to one decimal:
 - timeliness = mean timeliness of the sources behind at least one claim.
 - verifiability = 100 * claims from primary sources / all claims
                   * verified quotes / all quotes.
+- corroboration = 100 * mean support of the scored cells, where a cell's support is 0
+  when it rests on one site or only on weak sources (forums, interested parties: standing
+  below a review's 60), else min(1, sum of its sites' weights / 1.5): a primary source and
+  a review, or three reviews, fully corroborate a cell.
 
 confidence = 0.35 * coverage + 0.25 * consistency + 0.15 * timeliness + 0.25 * verifiability,
-multiplied by 0.8 + 0.02 * gap when the top two totals are less than 10 points apart, and 0
-when there are no claims at all.
+multiplied by 0.6 + 0.4 * corroboration / 100, so a run whose every cell rests on a single
+or weak source stays at or below 60, under the default threshold of 65; then multiplied by
+0.8 + 0.02 * gap when the top two totals are less than 10 points apart; 0 when there are no
+claims at all.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 
-from decisions.scoring import SourceInfo, timeliness_of, years_before
+from decisions.scoring import SourceInfo, site_weights, standing, timeliness_of
 from research.artifacts import (
     Assessment,
     Claim,
     Contradiction,
     Crosscheck,
-    Notes,
     RankedOption,
     ScoreCell,
 )
-from research.outcomes import Outcome
+from research.stages.sourcekind import REVIEW
 
 CONFIDENCE_WEIGHTS = {
     "coverage": 0.35,
@@ -42,7 +48,52 @@ CONFIDENCE_WEIGHTS = {
 }
 UNTESTED_CONSISTENCY = 60.0
 CLOSE_RACE = 10.0
-STALE_YEARS = 3
+FULL_SUPPORT = 1.5  # site weights that fully corroborate a cell: primary 0.9 + review 0.6
+THIN_FLOOR = 0.6  # the factor when no cell is corroborated: 100 * 0.6 stays under 65
+
+_TEXT = {
+    "en": {
+        "no_claims": ("No claims were found in any source that could be read, so confidence is 0."),
+        "names": {
+            "coverage": "coverage",
+            "consistency": "consistency",
+            "timeliness": "timeliness",
+            "verifiability": "verifiability",
+        },
+        "formula": "confidence = {terms} = {raw:.1f}",
+        "support": (
+            "; corroboration is {c:.1f} (the share of scored cells backed by two or more "
+            "independent sites, not only forums or interested parties), so it is multiplied "
+            "by 0.6 + 0.4 x {f:.2f} = {factor:g}, giving {value:.1f}"
+        ),
+        "no_gap": "; fewer than two options have a total, so no margin penalty applies.",
+        "wide": "; the top two options are {gap:.1f} points apart, so no margin penalty applies.",
+        "close": (
+            "; the top two options are only {gap:.1f} points apart, so it is multiplied by "
+            "0.8 + 0.02 x {gap:.1f} = {factor:g}, giving {value:.1f}."
+        ),
+    },
+    "zh": {
+        "no_claims": "在可读取的来源中没有找到任何论断，因此置信度为 0。",
+        "names": {
+            "coverage": "覆盖度",
+            "consistency": "一致性",
+            "timeliness": "时效性",
+            "verifiability": "可核实性",
+        },
+        "formula": "置信度 = {terms} = {raw:.1f}",
+        "support": (
+            "；佐证度为 {c:.1f}（由两个以上独立站点支持、且不只依赖论坛或利益相关方的已评分"
+            "单元格所占比例），因此乘以 0.6 + 0.4 x {f:.2f} = {factor:g}，得 {value:.1f}"
+        ),
+        "no_gap": "；有总分的候选项少于两个，因此不做差距扣减。",
+        "wide": "；前两名相差 {gap:.1f} 分，因此不做差距扣减。",
+        "close": (
+            "；前两名仅相差 {gap:.1f} 分，因此乘以 0.8 + 0.02 x {gap:.1f} = {factor:g}，"
+            "得 {value:.1f}。"
+        ),
+    },
+}
 
 
 def assess(
@@ -54,8 +105,9 @@ def assess(
     total_quotes: int,
     options: list[str],
     today: date,
+    language: str = "en",
 ) -> Assessment:
-    claims = _evidence(crosscheck.claims, sources)
+    claims = evidence(crosscheck.claims, sources)
     parts = {
         "coverage": _coverage(cells, claims, sources, options),
         "consistency": _consistency(claims, crosscheck.contradictions),
@@ -64,14 +116,19 @@ def assess(
     }
     parts = {name: round(value, 1) for name, value in parts.items()}
     raw = round(sum(CONFIDENCE_WEIGHTS[name] * value for name, value in parts.items()), 1)
-    gap = _top_gap(ranking)
-    factor = _margin_factor(gap)
-    confidence = round(raw * factor, 1) if claims else 0.0
-    method = _method(parts, raw, gap, factor, confidence, bool(claims))
-    return Assessment(confidence=confidence, method=method, **parts)
+    steps = _steps(raw, corroboration(cells, claims, sources), _top_gap(ranking))
+    confidence = steps.confidence if claims else 0.0
+    method = _method(parts, steps, language) if claims else _text(language)["no_claims"]
+    return Assessment(
+        confidence=confidence, method=method, corroboration=steps.corroboration, **parts
+    )
 
 
-def _evidence(claims: list[Claim], sources: dict[str, SourceInfo]) -> list[Claim]:
+def _text(language: str) -> dict:
+    return _TEXT.get(language, _TEXT["en"])
+
+
+def evidence(claims: list[Claim], sources: dict[str, SourceInfo]) -> list[Claim]:
     """Only claims from sources that were read count (DESIGN section 3)."""
     return [c for c in claims if c.source_id in sources]
 
@@ -80,18 +137,18 @@ def _coverage(
     cells: list[ScoreCell], claims: list[Claim], sources: dict[str, SourceInfo], options: list[str]
 ) -> float:
     filled = sum(1 for c in cells if not c.missing) / len(cells) if cells else 0.0
-    primary = _options_with_primary(claims, sources)
+    primary = options_with_primary(claims, sources)
     backed = sum(1 for o in options if o in primary) / len(options) if options else 0.0
     return 80 * filled + 20 * backed
 
 
-def _options_with_primary(claims: list[Claim], sources: dict[str, SourceInfo]) -> set[str]:
+def options_with_primary(claims: list[Claim], sources: dict[str, SourceInfo]) -> set[str]:
     return {c.option for c in claims if _is_primary(c, sources)}
 
 
 def _is_primary(claim: Claim, sources: dict[str, SourceInfo]) -> bool:
     info = sources.get(claim.source_id)
-    return info is not None and info.kind == "primary"
+    return info is not None and standing(claim, info).kind == "primary"
 
 
 def _consistency(claims: list[Claim], contradictions: list[Contradiction]) -> float:
@@ -122,6 +179,50 @@ def _verifiability(
     return 100 * primary / len(claims) * verified
 
 
+# --- corroboration ------------------------------------------------------------------------
+
+
+def cell_support(cell: ScoreCell, claims: list[Claim], sources: dict[str, SourceInfo]) -> float:
+    """0 when the cell rests on one site or on weak sources only, up to 1 when fully backed."""
+    ids = set(cell.claim_ids)
+    weights = site_weights([c for c in claims if c.id in ids], sources)
+    if len(weights) < 2 or max(weights.values()) < REVIEW / 100:
+        return 0.0
+    return min(1.0, sum(weights.values()) / FULL_SUPPORT)
+
+
+def corroboration(
+    cells: list[ScoreCell], claims: list[Claim], sources: dict[str, SourceInfo]
+) -> float:
+    scored = [c for c in cells if not c.missing]
+    if not scored:
+        return 0.0
+    return round(100 * sum(cell_support(c, claims, sources) for c in scored) / len(scored), 1)
+
+
+# --- putting it together ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The weighted sum, then the corroboration factor, then the margin factor."""
+
+    raw: float
+    corroboration: float
+    support_factor: float
+    supported: float
+    gap: float | None
+    margin_factor: float
+    confidence: float
+
+
+def _steps(raw: float, corroborated: float, gap: float | None) -> Steps:
+    support = round(THIN_FLOOR + (1 - THIN_FLOOR) * corroborated / 100, 3)
+    supported = round(raw * support, 1)
+    margin = _margin_factor(gap)
+    return Steps(raw, corroborated, support, supported, gap, margin, round(supported * margin, 1))
+
+
 def _top_gap(ranking: list[RankedOption]) -> float | None:
     totals = sorted((r.total for r in ranking if r.total is not None), reverse=True)
     return round(totals[0] - totals[1], 1) if len(totals) >= 2 else None
@@ -134,118 +235,22 @@ def _margin_factor(gap: float | None) -> float:
     return round(0.8 + 0.02 * gap, 3)
 
 
-def _method(
-    parts: dict[str, float],
-    raw: float,
-    gap: float | None,
-    factor: float,
-    confidence: float,
-    has_claims: bool,
-) -> str:
-    if not has_claims:
-        return "No claims were found in any source that could be read, so confidence is 0."
-    terms = " + ".join(f"{CONFIDENCE_WEIGHTS[n]} x {n} {v:.1f}" for n, v in parts.items())
-    formula = f"confidence = {terms} = {raw:.1f}"
-    if gap is None:
-        return f"{formula}; fewer than two options have a total, so no margin penalty applies."
-    if factor == 1.0:
-        return (
-            f"{formula}; the top two options are {gap:.1f} points apart, so no margin "
-            "penalty applies."
-        )
-    return (
-        f"{formula}; the top two options are only {gap:.1f} points apart, so it is "
-        f"multiplied by 0.8 + 0.02 x {gap:.1f} = {factor:g}, giving {confidence:.1f}."
+def _method(parts: dict[str, float], steps: Steps, language: str) -> str:
+    text = _text(language)
+    terms = " + ".join(
+        f"{CONFIDENCE_WEIGHTS[n]} x {text['names'][n]} {v:.1f}" for n, v in parts.items()
     )
-
-
-# --- what would raise confidence ---------------------------------------------------------
-
-
-def missing_information(
-    cells: list[ScoreCell],
-    crosscheck: Crosscheck,
-    sources: dict[str, SourceInfo],
-    notes: Notes,
-    options: list[str],
-    *,
-    today: date | None = None,
-) -> list[str]:
-    """Sentences in a fixed order: missing cells, options without a primary source,
-    contradictions, unreadable sources, then cells whose evidence is all old.
-
-    `today` dates the staleness check; pass the run's date so a report can be reproduced.
-    """
-    claims = {c.id: c for c in crosscheck.claims}
-    primary = _options_with_primary(_evidence(crosscheck.claims, sources), sources)
-    return [
-        *(f"No evidence on {c.option} x {c.dimension}" for c in cells if c.missing),
-        *(
-            f"No primary source (official site, repository or specification) for {o}"
-            for o in options
-            if o not in primary
-        ),
-        *(_disagreement(x, claims) for x in crosscheck.contradictions),
-        *_unreadable(notes),
-        *_stale(cells, claims, sources, today or date.today()),
-    ]
-
-
-def _disagreement(contradiction: Contradiction, claims: dict[str, Claim]) -> str:
-    a, b = (claims.get(side.claim_id) for side in (contradiction.a, contradiction.b))
-    if contradiction.attribute == "stance" or a is None or b is None:
-        # Stances have no short value, so the sources' own words show the disagreement.
-        subject = contradiction.dimension or "overall merit"
-        said = f'"{_short(contradiction.a.quote)}" vs "{_short(contradiction.b.quote)}"'
-    else:
-        subject = contradiction.attribute.replace("_", " ")
-        said = f"{a.value} vs {b.value}"
-    return (
-        f"Sources disagree on {contradiction.option}'s {subject}: {said}; "
-        f"a primary, current statement would settle it"
+    said = text["formula"].format(terms=terms, raw=steps.raw)
+    said += text["support"].format(
+        c=steps.corroboration,
+        f=steps.corroboration / 100,
+        factor=steps.support_factor,
+        value=steps.supported,
     )
-
-
-def _short(quote: str, limit: int = 80) -> str:
-    quote = " ".join(quote.split())
-    return quote if len(quote) <= limit else quote[: limit - 3].rstrip() + "..."
-
-
-def _unreadable(notes: Notes) -> list[str]:
-    failed = Counter(s.status for s in notes.sources if s.status is not Outcome.OK)
-    if not failed:
-        return []
-    count = sum(failed.values())
-    # Enum order, so the sentence is the same on every run.
-    by_outcome = ", ".join(f"{o.value}: {failed[o]}" for o in Outcome if o in failed)
-    noun = "source" if count == 1 else "sources"
-    return [f"{count} {noun} could not be read ({by_outcome})"]
-
-
-def _stale(
-    cells: list[ScoreCell], claims: dict[str, Claim], sources: dict[str, SourceInfo], today: date
-) -> list[str]:
-    lines = []
-    for cell in cells:
-        dates = _source_dates(cell, claims, sources)
-        # An undated source might be current, so only a cell with every date known and old
-        # is called stale.
-        if dates and all(d is not None and _older_than(d, today) for d in dates):
-            newest = max(d for d in dates if d is not None)
-            lines.append(
-                f"Evidence on {cell.option} x {cell.dimension} is all older than "
-                f"{STALE_YEARS} years (newest {newest.isoformat()}); a current "
-                f"source would help"
-            )
-    return lines
-
-
-def _source_dates(
-    cell: ScoreCell, claims: dict[str, Claim], sources: dict[str, SourceInfo]
-) -> list[date | None]:
-    ids = dict.fromkeys(claims[i].source_id for i in cell.claim_ids if i in claims)
-    return [sources[sid].published for sid in ids if sid in sources]
-
-
-def _older_than(published: date, today: date) -> bool:
-    return published < years_before(today, STALE_YEARS)
+    if steps.gap is None:
+        return said + text["no_gap"]
+    if steps.margin_factor == 1.0:
+        return said + text["wide"].format(gap=steps.gap)
+    return said + text["close"].format(
+        gap=steps.gap, factor=steps.margin_factor, value=steps.confidence
+    )

@@ -1,6 +1,7 @@
 """Stage 5's decision: the score matrix, totals, ranking, recommendation and assessment.
 
 Only claims whose quote is found, verbatim, in the stored text of their source take part.
+Every sentence it writes is in the plan's language.
 """
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from decisions.assessment import assess, missing_information
+from decisions.assessment import assess
+from decisions.missing import Reading, explain_gaps, missing_information
 from decisions.scoring import SourceInfo, rank, score_cell, source_infos, total
 from research.artifacts import (
     Candidates,
     Claim,
     Crosscheck,
     Decision,
+    Filtered,
     Notes,
     Plan,
     RankedOption,
@@ -23,6 +26,38 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.stages.context import StageContext
+
+_TEXT = {
+    "en": {
+        "nothing": "No evidence about any option could be verified, so nothing is recommended.",
+        "unreachable": "{n} searches or pages could not be reached.",
+        "top": "{option} has the highest weighted total, {total:.1f}/100, with evidence on "
+        "{covered} of {dims} dimensions.",
+        "lead": "It leads {runner} ({total:.1f}) by {gap:.1f} points.",
+        "best": "On {dim} it scores {score:.1f} (claims {ids}).",
+        "page": "{url}: {status}",
+        "provider": "search provider {provider}: {outcome} for {n} {queries}",
+        "query": "query",
+        "queries": "queries",
+        "not_read": "{title} ({url})",
+    },
+    "zh": {
+        "nothing": "没有任何候选项的证据得到核实，因此不作推荐。",
+        "unreachable": "有 {n} 个检索或页面无法访问。",
+        "top": "{option}的加权总分最高，为 {total:.1f}/100，{dims} 个维度中有 {covered} 个有证据。",
+        "lead": "领先{runner}（{total:.1f}）{gap:.1f} 分。",
+        "best": "在{dim}方面得 {score:.1f} 分（论断 {ids}）。",
+        "page": "{url}：{status}",
+        "provider": "检索服务 {provider}：{n} 次{queries}结果为 {outcome}",
+        "query": "查询",
+        "queries": "查询",
+        "not_read": "《{title}》（{url}）",
+    },
+}
+
+
+def _text(language: str) -> dict[str, str]:
+    return _TEXT.get(language, _TEXT["en"])
 
 
 @dataclass
@@ -71,35 +106,39 @@ def decide(
     threshold: int,
     ctx: StageContext,
     today: date | None = None,
+    filtered: Filtered | None = None,
 ) -> Decision:
-    today = today or date.today()
+    """`filtered` lets a gap name the kept pages that were never read."""
+    today, language = today or date.today(), plan.language
     check = verified.crosscheck
-    sources = source_infos(notes, plan.options)
-    cells = _matrix(plan, check, sources, today)
+    sources = source_infos(notes, plan.options, language)
+    _log_sources(sources, ctx)
+    reading = Reading(notes, filtered, plan.limits.max_pages)
+    cells = explain_gaps(_matrix(plan, check, sources, today), reading, language)
     weights = {d.name: d.weight for d in plan.dimensions}
     totals = {
         o: _rounded(total([c for c in cells if c.option == o], weights)) for o in plan.options
     }
     ranking = rank(totals, cells)
+    quotes = (verified.checked - verified.dropped, verified.checked)
     assessment = assess(
-        cells,
-        ranking,
-        check,
-        sources,
-        verified.checked - verified.dropped,
-        verified.checked,
-        plan.options,
-        today,
+        cells, ranking, check, sources, *quotes, plan.options, today, language=language
     )
     for cell in cells:
         ctx.record("cell_scored", **cell.model_dump())
-    unreachable = unreachable_sources(notes, candidates)
-    recommendation = _recommend(ranking, cells, assessment.confidence, threshold, unreachable)
+    unreachable = unreachable_sources(notes, candidates, language)
+    recommendation = _recommend(
+        ranking, cells, assessment.confidence, threshold, unreachable, language
+    )
     ctx.record(
         "recommendation",
         option=recommendation.option,
         reasons=recommendation.reasons,
         confidence=assessment.confidence,
+        method=assessment.method,
+    )
+    missing = missing_information(
+        cells, check, sources, reading, plan.options, today=today, language=language
     )
     return Decision(
         matrix=cells,
@@ -108,11 +147,26 @@ def decide(
         recommendation=recommendation,
         assessment=assessment,
         threshold=threshold,
-        missing_information=missing_information(
-            cells, check, sources, notes, plan.options, today=today
-        ),
+        missing_information=missing,
         unreachable=unreachable,
+        not_read=not_read(notes, filtered, language),
     )
+
+
+def _log_sources(sources: dict[str, SourceInfo], ctx: StageContext) -> None:
+    """Who wrote each source decides how much it counts, so the log says so."""
+    for info in sources.values():
+        graded = info.graded
+        ctx.record(
+            "source_graded",
+            source_id=info.source_id,
+            site=info.site,
+            kind=info.kind,
+            strength=info.strength,
+            publisher=graded.publisher if graded else None,
+            interested=graded.interested if graded else False,
+            why=graded.why if graded else "",
+        )
 
 
 def _rounded(value: float | None) -> float | None:
@@ -130,7 +184,11 @@ def _matrix(
                 for c in check.claims
                 if c.option == option and c.dimension == dim.name and c.source_id in sources
             ]
-            cells.append(score_cell(option, dim.name, claims, sources, check.contradictions, today))
+            cells.append(
+                score_cell(
+                    option, dim.name, claims, sources, check.contradictions, today, plan.language
+                )
+            )
     return cells
 
 
@@ -140,36 +198,45 @@ def _recommend(
     confidence: float,
     threshold: int,
     unreachable: list[str],
+    language: str = "en",
 ) -> Recommendation:
+    text = _text(language)
     scored = [r for r in ranking if r.total is not None]
     if not scored:
-        reasons = ["No evidence about any option could be verified, so nothing is recommended."]
+        reasons = [text["nothing"]]
         if unreachable:
-            reasons.append(f"{len(unreachable)} searches or pages could not be reached.")
+            reasons.append(text["unreachable"].format(n=len(unreachable)))
         return Recommendation(option=None, reasons=reasons, low_confidence=True)
     top = scored[0]
     reasons = [
-        f"{top.option} has the highest weighted total, {top.total:.1f}/100, with "
-        f"evidence on {top.cells_with_evidence} of "
-        f"{sum(1 for c in cells if c.option == top.option)} dimensions."
+        text["top"].format(
+            option=top.option,
+            total=top.total,
+            covered=top.cells_with_evidence,
+            dims=sum(1 for c in cells if c.option == top.option),
+        )
     ]
     if len(scored) > 1:
         gap = top.total - scored[1].total  # type: ignore[operator]
-        reasons.append(f"It leads {scored[1].option} ({scored[1].total:.1f}) by {gap:.1f} points.")
+        reasons.append(text["lead"].format(runner=scored[1].option, total=scored[1].total, gap=gap))
     best = sorted(
         (c for c in cells if c.option == top.option and not c.missing),
         key=lambda c: -(c.score or 0),
     )[:2]
     reasons += [
-        f"On {c.dimension} it scores {c.score:.1f} (claims {', '.join(c.claim_ids)})." for c in best
+        text["best"].format(dim=c.dimension, score=c.score, ids=", ".join(c.claim_ids))
+        for c in best
     ]
     return Recommendation(option=top.option, reasons=reasons, low_confidence=confidence < threshold)
 
 
-def unreachable_sources(notes: Notes, candidates: Candidates) -> list[str]:
+def unreachable_sources(notes: Notes, candidates: Candidates, language: str = "en") -> list[str]:
     """What could not be looked at, kept apart from what was looked at and found empty."""
+    text = _text(language)
     lines = [
-        f"{s.url}: {s.status.value}" + (f" ({s.detail})" if s.detail else "")
+        text["page"].format(
+            url=s.url, status=s.status.value + (f" ({s.detail})" if s.detail else "")
+        )
         for s in notes.sources
         if not s.status.looked
     ]
@@ -177,7 +244,22 @@ def unreachable_sources(notes: Notes, candidates: Candidates) -> list[str]:
         (c.provider, c.outcome.value) for c in candidates.provider_calls if not c.outcome.looked
     )
     lines += [
-        f"search provider {provider}: {outcome} for {n} {'query' if n == 1 else 'queries'}"
+        text["provider"].format(
+            provider=provider, outcome=outcome, n=n, queries=text["query" if n == 1 else "queries"]
+        )
         for (provider, outcome), n in sorted(failed.items())
     ]
     return lines
+
+
+def not_read(notes: Notes, filtered: Filtered | None, language: str = "en") -> list[str]:
+    """Kept pages the reading budget never reached: not read is not the same as empty."""
+    if filtered is None:
+        return []
+    read = {s.source_id for s in notes.sources}
+    text = _text(language)
+    return [
+        text["not_read"].format(title=k.title or k.url, url=k.url)
+        for k in filtered.kept
+        if k.id not in read
+    ]

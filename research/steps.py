@@ -190,6 +190,7 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     notes = store.read_model(NOTES, Notes)
     pages = stored_pages(store, notes)
     verified = verify_quotes(store.read_model(CROSSCHECK, Crosscheck), pages, ctx)
+    filtered = store.read_model(FILTERED, Filtered)  # so a gap can name pages never read
     decision = decide(
         plan,
         notes,
@@ -197,11 +198,12 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         verified,
         settings.CONFIDENCE_THRESHOLD,
         ctx,
+        filtered=filtered,
     )
     report_input = ReportInput(
         run_id=store.run_id,
         plan=plan,
-        filtered=store.read_model(FILTERED, Filtered),
+        filtered=filtered,
         notes=notes,
         crosscheck=verified.crosscheck,
         decision=decision,

@@ -3,21 +3,19 @@ from __future__ import annotations
 from datetime import date
 
 import hypothesis
+import pytest
 from hypothesis import strategies as st
 
-from decisions.assessment import assess, missing_information
+from decisions.assessment import assess, cell_support, corroboration
 from decisions.scoring import SourceInfo, rank, total
 from research.artifacts import (
     Assessment,
     Claim,
     Contradiction,
     Crosscheck,
-    Notes,
     RankedOption,
     ScoreCell,
-    SourceNotes,
 )
-from research.outcomes import Outcome
 from tests.decisions.test_scoring import (
     TODAY,
     contradiction,
@@ -94,28 +92,33 @@ def test_confidence_is_computed_from_the_four_parts_by_hand() -> None:
     #                 -> 100 * (1 - 1/2) = 50.0
     # timeliness    = mean over s1..s4 = (100 + 60 + 50 + 20) / 4 = 57.5
     # verifiability = 100 * 1 primary claim / 6 claims * 1/2 quotes verified = 8.33 -> 8.3
-    # confidence    = 0.35*70 + 0.25*50 + 0.15*57.5 + 0.25*8.3
-    #               = 24.5 + 12.5 + 8.625 + 2.075 = 47.7; the gap is 20, so no penalty
+    # weighted sum  = 0.35*70 + 0.25*50 + 0.15*57.5 + 0.25*8.3
+    #               = 24.5 + 12.5 + 8.625 + 2.075 = 47.7
+    # corroboration = Loamdb x perf and Tessera x perf rest on one site (0); Loamdb x cost
+    #                 has loamdb.io 0.9 + dbreview.com 0.6 = 1.5 (1) -> 100 * 1/3 = 33.3
+    # confidence    = 47.7 * (0.6 + 0.4 * 0.333) = 47.7 * 0.733 = 34.96 -> 35.0; the gap is
+    #                 20, so no margin penalty
     assert (result.coverage, result.consistency, result.timeliness, result.verifiability) == (
         70.0,
         50.0,
         57.5,
         8.3,
     )
-    assert result.confidence == 47.7
+    assert result.corroboration == 33.3
+    assert result.confidence == 35.0
 
 
 def test_a_close_race_lowers_confidence_by_the_margin_penalty() -> None:
     clear = assessed(ranked(70.0, 50.0))
     close = assessed(ranked(62.0, 57.9, None))
 
-    # gap = 62.0 - 57.9 = 4.1 -> factor 0.8 + 0.02 * 4.1 = 0.882; 47.7 * 0.882 = 42.07 -> 42.1
-    assert close.confidence == 42.1
+    # gap = 62.0 - 57.9 = 4.1 -> factor 0.8 + 0.02 * 4.1 = 0.882; 35.0 * 0.882 = 30.87 -> 30.9
+    assert close.confidence == 30.9
     assert close.confidence < clear.confidence
 
 
 def test_a_single_option_with_a_total_has_no_margin_penalty() -> None:
-    assert assessed(ranked(62.0, None)).confidence == 47.7
+    assert assessed(ranked(62.0, None)).confidence == 35.0
 
 
 def test_the_method_states_the_formula_with_the_actual_numbers() -> None:
@@ -123,8 +126,10 @@ def test_the_method_states_the_formula_with_the_actual_numbers() -> None:
 
     assert method == (
         "confidence = 0.35 x coverage 70.0 + 0.25 x consistency 50.0 + 0.15 x timeliness 57.5"
-        " + 0.25 x verifiability 8.3 = 47.7; the top two options are only 4.1 points apart,"
-        " so it is multiplied by 0.8 + 0.02 x 4.1 = 0.882, giving 42.1."
+        " + 0.25 x verifiability 8.3 = 47.7; corroboration is 33.3 (the share of scored cells"
+        " backed by two or more independent sites, not only forums or interested parties), so"
+        " it is multiplied by 0.6 + 0.4 x 0.33 = 0.733, giving 35.0; the top two options are"
+        " only 4.1 points apart, so it is multiplied by 0.8 + 0.02 x 4.1 = 0.882, giving 30.9."
     )
 
 
@@ -132,8 +137,48 @@ def test_the_method_says_when_the_margin_is_wide_enough() -> None:
     method = assessed(ranked(70.0, 50.0)).method
 
     assert method.endswith(
-        "= 47.7; the top two options are 20.0 points apart, so no margin penalty applies."
+        "giving 35.0; the top two options are 20.0 points apart, so no margin penalty applies."
     )
+
+
+def test_the_method_is_written_in_chinese_for_a_chinese_question() -> None:
+    result = assess(
+        CELLS, ranked(62.0, 57.9), CROSSCHECK, SOURCES, 1, 2, OPTIONS, TODAY, language="zh"
+    )
+
+    assert result.method.startswith("置信度 = 0.35 x 覆盖度 70.0 + 0.25 x 一致性 50.0")
+    assert "佐证度为 33.3" in result.method
+    assert result.method.endswith(
+        "前两名仅相差 4.1 分，因此乘以 0.8 + 0.02 x 4.1 = 0.882，得 30.9。"
+    )
+
+
+# --- corroboration ------------------------------------------------------------------------
+
+
+def test_a_cell_on_one_site_or_on_weak_sources_only_has_no_support() -> None:
+    forum_b = source("s5", "community", None, "forum.example")
+    sources = {**SOURCES, "s5": forum_b}
+    single = [stance("a1", "Loamdb", "perf", "s1", +1), stance("a2", "Loamdb", "perf", "s1", +1)]
+    forums = [stance("b1", "Loamdb", "perf", "s3", +1), stance("b2", "Loamdb", "perf", "s5", +1)]
+    backed = [stance("d1", "Loamdb", "perf", "s1", +1), stance("d2", "Loamdb", "perf", "s3", +1)]
+
+    def support(claims: list[Claim]) -> float:
+        cell = matrix(["Loamdb"], ["perf"], claims, sources, [])[0]
+        return cell_support(cell, claims, sources)
+
+    assert support(single) == 0.0
+    assert support(forums) == 0.0
+    # loamdb.io 0.9 + reddit.com 0.3 = 1.2 of the 1.5 that fully corroborates
+    assert support(backed) == pytest.approx(0.8)
+
+
+def test_corroboration_counts_only_scored_cells() -> None:
+    claims = [stance("d1", "Loamdb", "perf", "s1", +1), stance("d2", "Loamdb", "perf", "s2", +1)]
+    cells = matrix(OPTIONS, ["perf", "cost"], claims, SOURCES, [])
+
+    # one scored cell, fully backed (0.9 + 0.6); three missing cells do not count
+    assert corroboration(cells, claims, SOURCES) == 100.0
 
 
 def test_confidence_is_zero_without_any_claims() -> None:
@@ -201,79 +246,3 @@ def test_every_assessment_part_stays_between_0_and_100(
         result.confidence,
     )
     assert all(0 <= p <= 100 for p in parts)
-
-
-# --- missing_information ------------------------------------------------------------------
-
-
-def test_missing_information_lists_every_gap_in_a_fixed_order() -> None:
-    claims = [*CLAIMS, stance("c7", "Tessera", "cost", "s4", -1)]
-    crosscheck = Crosscheck(
-        claims=claims, consensus=[], contradictions=[contradiction(MIT, BSL)], gaps=[]
-    )
-    cells = matrix(OPTIONS, ["perf", "cost", "docs"], claims, SOURCES, crosscheck.contradictions)
-    notes = Notes(
-        sources=[
-            SourceNotes(source_id="s1", url="https://loamdb.io", status=Outcome.OK),
-            SourceNotes(source_id="s8", url="https://blocked.example", status=Outcome.BLOCKED),
-            SourceNotes(source_id="s9", url="https://slow.example", status=Outcome.TIMEOUT),
-        ]
-    )
-
-    lines = missing_information(cells, crosscheck, SOURCES, notes, OPTIONS, today=TODAY)
-
-    assert lines == [
-        "No evidence on Loamdb x docs",
-        "No evidence on Tessera x docs",
-        "No primary source (official site, repository or specification) for Tessera",
-        "Sources disagree on Loamdb's licence: MIT vs BSL; a primary, current statement would"
-        " settle it",
-        "2 sources could not be read (TIMEOUT: 1, BLOCKED: 1)",
-        "Evidence on Tessera x cost is all older than 3 years (newest 2019-01-01); a current"
-        " source would help",
-    ]
-
-
-def test_a_stance_disagreement_is_shown_in_the_sources_own_words() -> None:
-    fast = stance("c1", "Loamdb", "perf", "s1", +1, quote="Loamdb is fast")
-    slow = stance("c2", "Loamdb", "perf", "s2", -1, quote="Loamdb   crawls under load")
-    crosscheck = Crosscheck(
-        claims=[fast, slow], consensus=[], contradictions=[contradiction(fast, slow)], gaps=[]
-    )
-    cells = matrix(["Loamdb"], ["perf"], [fast, slow], SOURCES, crosscheck.contradictions)
-
-    lines = missing_information(
-        cells, crosscheck, SOURCES, Notes(sources=[]), ["Loamdb"], today=TODAY
-    )
-
-    assert lines == [
-        'Sources disagree on Loamdb\'s perf: "Loamdb is fast" vs "Loamdb crawls'
-        ' under load"; a primary, current statement would settle it'
-    ]
-
-
-def test_undated_or_recent_evidence_is_not_called_stale() -> None:
-    claims = [
-        stance("c1", "Loamdb", "perf", "s4", +1),
-        stance("c2", "Loamdb", "perf", "s3", +1),
-        stance("c3", "Loamdb", "cost", "s1", +1),
-    ]
-    crosscheck = Crosscheck(claims=claims, consensus=[], contradictions=[], gaps=[])
-    cells = matrix(["Loamdb"], ["perf", "cost"], claims, SOURCES, [])
-
-    lines = missing_information(
-        cells, crosscheck, SOURCES, Notes(sources=[]), ["Loamdb"], today=TODAY
-    )
-
-    assert lines == []
-
-
-def test_a_single_unreadable_source_reads_as_singular() -> None:
-    notes = Notes(
-        sources=[SourceNotes(source_id="s9", url="https://x.example", status=Outcome.RATE_LIMITED)]
-    )
-    empty = Crosscheck(claims=[], consensus=[], contradictions=[], gaps=[])
-
-    assert missing_information([], empty, {}, notes, [], today=TODAY) == [
-        "1 source could not be read (RATE_LIMITED: 1)"
-    ]

@@ -1,0 +1,278 @@
+"""The decide stage over plain artifacts: who wrote a source, thin evidence, status facts,
+gaps that say whether anything was read, and the plan's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from decisions.decide import decide, verify_quotes
+from research.artifacts import (
+    Candidates,
+    Claim,
+    Crosscheck,
+    Decision,
+    Dimension,
+    Filtered,
+    KeptCandidate,
+    Notes,
+    Plan,
+    ProviderCall,
+    SourceNotes,
+)
+from research.outcomes import Outcome
+from research.stages.context import StageContext
+
+TODAY = date(2025, 6, 1)
+RECENT = "2025-04-02"
+
+
+@dataclass
+class Page:
+    source_id: str
+    url: str
+    title: str
+    published: str | None = RECENT
+    status: Outcome = Outcome.OK
+
+
+@dataclass
+class Run:
+    """A run's artifacts as plain data; every claim's quote is written into its page."""
+
+    options: list[str]
+    dimensions: list[str]
+    language: str = "en"
+    pages: list[Page] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    unread: list[KeptCandidate] = field(default_factory=list)
+    max_pages: int = 8
+    ctx: StageContext = field(default_factory=StageContext)
+
+    def page(self, sid: str, url: str, title: str, **kw) -> Run:
+        self.pages.append(Page(sid, url, title, **kw))
+        return self
+
+    def says(
+        self,
+        sid: str,
+        option: str,
+        dimension: str,
+        quote: str,
+        polarity: int = 0,
+        attribute: str = "stance",
+        value: str = "",
+    ) -> Run:
+        kind = "stance" if attribute == "stance" else "fact"
+        value = value or ("positive" if polarity > 0 else "negative")
+        self.claims.append(
+            Claim(
+                id=f"c{len(self.claims) + 1:03d}",
+                option=option,
+                dimension=dimension,
+                attribute=attribute,
+                kind=kind,
+                value=value,
+                polarity=polarity,
+                source_id=sid,
+                quote=quote,
+            )
+        )
+        return self
+
+    def decide(self) -> Decision:
+        plan = Plan(
+            question=f"Choose between {' and '.join(self.options)}",
+            language=self.language,
+            options=self.options,
+            dimensions=[Dimension(name=d, weight=1.0) for d in self.dimensions],
+            sources=["local:/corpus"],
+            queries=[],
+        )
+        plan.limits.max_pages = self.max_pages
+        texts = {
+            p.source_id: " ".join(c.quote for c in self.claims if c.source_id == p.source_id)
+            for p in self.pages
+        }
+        check = Crosscheck(claims=self.claims, consensus=[], contradictions=[], gaps=[])
+        verified = verify_quotes(check, texts, self.ctx)
+        return decide(
+            plan, self.notes(), self.candidates(), verified, 65, self.ctx, TODAY, self.filtered()
+        )
+
+    def notes(self) -> Notes:
+        return Notes(
+            sources=[
+                SourceNotes(
+                    source_id=p.source_id,
+                    url=p.url,
+                    title=p.title,
+                    published=p.published,
+                    status=p.status,
+                )
+                for p in self.pages
+            ]
+        )
+
+    def filtered(self) -> Filtered:
+        read = [kept(p.source_id, p.title, p.url) for p in self.pages]
+        return Filtered(kept=read + self.unread, dropped=[])
+
+    def candidates(self) -> Candidates:
+        calls = [ProviderCall(provider="local", query="q", outcome=Outcome.OK, hits=3)]
+        return Candidates(candidates=[], provider_calls=calls)
+
+
+def kept(cid: str, title: str, url: str, option: str | None = None) -> KeptCandidate:
+    return KeptCandidate(
+        id=cid,
+        url=url,
+        title=title,
+        provider="local",
+        query="q",
+        rank=1,
+        option=option,
+        score=50.0,
+        reasons=[],
+    )
+
+
+def cell(decision: Decision, option: str, dimension: str):
+    return next(c for c in decision.matrix if (c.option, c.dimension) == (option, dimension))
+
+
+# --- status dominates ---------------------------------------------------------------------
+
+
+def test_an_archived_project_does_not_score_well_on_maintenance() -> None:
+    run = (
+        Run(["Orchardkv", "Quernbase"], ["maintenance"])
+        .page("o1", "https://orchardkv.dev/blog/farewell", "Farewell")
+        .page("r1", "https://kv-digest.example.com/roundup", "Key-value stores this spring")
+        .page("r2", "https://storage-notes.example.org/kv", "Notes on embedded stores")
+        .says(
+            "o1",
+            "Orchardkv",
+            "maintenance",
+            "The Orchardkv repository has been archived and will receive no further fixes.",
+            -1,
+            "maintenance",
+            "inactive",
+        )
+        .says("r1", "Orchardkv", "maintenance", "Orchardkv has a friendly issue tracker.", +1)
+        .says("r2", "Orchardkv", "maintenance", "Orchardkv's maintainers answer quickly.", +1)
+    )
+
+    orchard = cell(run.decide(), "Orchardkv", "maintenance")
+
+    assert orchard.base is not None and orchard.base <= 15
+    assert orchard.score is not None and orchard.score <= 20
+    assert orchard.capped_by == "c001"
+    assert any("no longer maintained" in note for note in orchard.notes)
+
+
+# --- who wrote it -------------------------------------------------------------------------
+
+
+def test_the_log_says_who_wrote_each_source_and_every_input_to_every_cell() -> None:
+    run = (
+        Run(["Orchardkv", "Quernbase"], ["speed"])
+        .page("v1", "https://orchardkv.dev/compare/quernbase", "Orchardkv vs Quernbase")
+        .says("v1", "Quernbase", "speed", "Quernbase stalls on large writes.", -1)
+    )
+
+    run.decide()
+
+    graded = next(e for e in run.ctx.events if e["event"] == "source_graded")
+    assert (graded["publisher"], graded["interested"]) == ("Orchardkv", True)
+    assert graded["why"] == "interested party: published by Orchardkv's vendor"
+    scored = next(
+        e for e in run.ctx.events if e["event"] == "cell_scored" and e["option"] == "Quernbase"
+    )
+    for key in ("base", "raw_base", "evidence_weight", "prior_weight", "sites", "notes"):
+        assert key in scored
+    assert scored["strength"] == 30.0
+
+
+# --- gaps ---------------------------------------------------------------------------------
+
+
+def test_a_gap_says_which_pages_about_the_option_were_never_read() -> None:
+    run = (
+        Run(["Orchardkv", "Quernbase"], ["cost"], max_pages=1)
+        .page("r1", "https://kv-digest.example.com/roundup", "Orchardkv pricing")
+        .says("r1", "Orchardkv", "cost", "Orchardkv is free for small teams.", +1)
+    )
+    run.unread = [
+        kept("u1", "Quernbase plans and prices", "https://quernbase.io/pricing", "Quernbase")
+    ]
+
+    decision = run.decide()
+
+    expected = (
+        "No evidence on Quernbase x cost; 1 page about Quernbase was not read: “Quernbase plans "
+        "and prices” (https://quernbase.io/pricing): beyond the reading budget of 1 pages"
+    )
+    assert expected in decision.missing_information
+    assert cell(decision, "Quernbase", "cost").notes == [expected]
+    assert decision.not_read == ["Quernbase plans and prices (https://quernbase.io/pricing)"]
+
+
+def test_a_gap_says_when_an_unreachable_page_might_have_filled_it() -> None:
+    run = (
+        Run(["Orchardkv", "Quernbase"], ["cost"])
+        .page("r1", "https://kv-digest.example.com/roundup", "Orchardkv pricing")
+        .page(
+            "q1",
+            "https://quernbase.io/pricing",
+            "Quernbase pricing",
+            status=Outcome.TIMEOUT,
+            published=None,
+        )
+        .says("r1", "Orchardkv", "cost", "Orchardkv is free for small teams.", +1)
+    )
+
+    decision = run.decide()
+
+    line = cell(decision, "Quernbase", "cost").notes[0]
+    assert "“Quernbase pricing” (https://quernbase.io/pricing): could not be read (TIMEOUT)" in line
+    assert "https://quernbase.io/pricing: TIMEOUT" in decision.unreachable
+
+
+def test_a_gap_with_everything_read_says_nothing_was_found_in_the_pages_read() -> None:
+    run = (
+        Run(["Orchardkv", "Quernbase"], ["cost"])
+        .page("r1", "https://kv-digest.example.com/roundup", "Orchardkv pricing")
+        .page("r2", "https://storage-notes.example.org/kv", "Embedded stores")
+        .says("r1", "Orchardkv", "cost", "Orchardkv is free for small teams.", +1)
+    )
+
+    decision = run.decide()
+
+    assert (
+        "No evidence on Quernbase x cost was found in the 2 pages read"
+        in decision.missing_information
+    )
+
+
+# --- language -----------------------------------------------------------------------------
+
+
+def test_a_chinese_question_gets_chinese_sentences_throughout() -> None:
+    run = (
+        Run(["青石队列", "松涛存储"], ["成本", "维护"], language="zh")
+        .page("r1", "https://mq-review.example.cn/qingshi", "青石队列评测")
+        .page("r2", "https://dev-weekly.example.cn/42", "本周消息队列")
+        .says("r1", "青石队列", "成本", "青石队列对小团队免费，成本很低。", +1)
+        .says("r2", "青石队列", "成本", "青石队列的托管费用也不高。", +1)
+        .says("r2", "松涛存储", "维护", "松涛存储的维护者回复很慢。", -1)
+    )
+
+    decision = run.decide()
+
+    assert decision.recommendation.reasons[0].startswith("青石队列的加权总分最高")
+    assert decision.assessment.method.startswith("置信度 = ")
+    assert "在已读的 2 个页面中没有找到关于松涛存储在成本方面的证据" in (
+        decision.missing_information
+    )
+    assert cell(decision, "青石队列", "成本").notes[0].startswith("基础分 = ")
