@@ -38,7 +38,7 @@ GENERIC = frozenset(
     time times way system systems data users user people team teams project projects
     want need needs needed get gets getting see seen say says said know known
     not nor never none without yes its it's you your they them their our out off
-    really actually generally usually often less few lot lots thing things
+    really actually generally usually often less few lot lots thing things why how
     group groups patient patients participant participants study studies trial trials
     result results week weeks month months year years treatment treated compared
     baseline mean respectively rate rates per vs versus total overall average
@@ -110,6 +110,9 @@ class Statement:
     # The part of the quote about this option, when the sentence names several
     # ("Svelte ships 5KB; React 40KB"); figures and denials are read from it.
     focus: str = ""
+    # A verdict the sentence gives this option outright: -1 for the one beaten in
+    # "its tail latency is excellent, often beating Kafka".
+    polarity: int | None = None
 
     @property
     def text(self) -> str:
@@ -121,7 +124,7 @@ class Conflict:
     a: Statement
     b: Statement
     attribute: str  # the shared point, in the sources' own words
-    why: str  # negation | opposites | stance | figures
+    why: str  # negation | opposites | comparison | stance | figures
     kind: str  # time | scope | error
     note: str
     weight: float
@@ -206,7 +209,7 @@ def _rarity(statements: list[Statement]) -> dict[str, float]:
     """Inverse document frequency of each word over the run's key points."""
     df = Counter(w for s in statements for w in s.words)
     n = max(1, len(statements))
-    return {w: math.log(n / c) for w, c in df.items() if c <= max(2, n // 6)}
+    return {w: math.log(n / c) for w, c in df.items() if c <= max(4, n // 6)}
 
 
 def _judge(
@@ -245,6 +248,11 @@ def _why(
         return "negation"
     if _opposed(a.text, b.text, shared, rarity):
         return "opposites"
+    if a.polarity is not None or b.polarity is not None:
+        pa, pb = _verdict(a), _verdict(b)
+        if pa and pb and pa != pb:
+            return "comparison"  # an outright "beats X" needs no second shared word
+        return None
     pa, pb = stance_polarity(a.text), stance_polarity(b.text)
     if pa and pb and pa != pb and same_dimension and weight >= 2 * MIN_SHARED:
         return "stance"
@@ -276,6 +284,25 @@ def _clauses_with(text: str, words: list[str]) -> str:
 
 
 _NOT_A_DENIAL = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bno (?:doubt|wonder)\b", re.I)
+
+
+def _verdict(statement: Statement) -> int:
+    if statement.polarity is not None:
+        return statement.polarity
+    return stance_polarity(statement.text)
+
+
+_BEATEN = re.compile(
+    r"\b(?:beat(?:s|ing)?|outperform(?:s|ing|ed)?|faster than|better than|cheaper than|"
+    r"ahead of|surpass(?:es|ing)?|edges? out)\s+(?:the\s+)?$|(?:胜过|优于|超过|快于)\s*$",
+    re.I,
+)
+
+
+def beaten(quote: str, option: str) -> bool:
+    """Whether the sentence names `option` only as what its subject beats."""
+    at = first_mention(quote, option)
+    return at > 0 and bool(_BEATEN.search(quote[max(0, at - 30) : at]))
 
 
 def _negated(quote: str, shared: frozenset[str]) -> bool:
@@ -386,6 +413,7 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
         "figures": "give different figures",
         "negation": "one denies what the other states",
         "opposites": "describe it in opposite terms",
+        "comparison": "rank it differently: one puts it ahead, the other behind",
         "stance": "judge it in opposite directions",
     }[why]
     lead = f"On “{point}”, {a.site} and {b.site} {what}"

@@ -23,6 +23,7 @@ from research.stages.claims import LICENCE_PATTERNS, Fact, extract, parse_number
 from research.stages.conflicts import (
     Conflict,
     Statement,
+    beaten,
     find_conflicts,
     option_segments,
     topic_words,
@@ -356,6 +357,9 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
             if kp.option is None:
                 continue
             segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
+            for option in plan.options:
+                if option not in segments and option != kp.option and beaten(kp.quote, option):
+                    statements.append(_beaten_statement(kp, i, option, src, f, plan))
             for option, focus in segments.items():
                 statements.append(
                     Statement(
@@ -373,6 +377,24 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
                     )
                 )
     return statements
+
+
+def _beaten_statement(
+    kp: KeyPoint, i: int, option: str, src: SourceNotes, f: SourceFacts, plan: Plan
+) -> Statement:
+    return Statement(
+        key=f"{src.source_id}:{i}:{option}",
+        option=option,
+        dimension=kp.dimension,
+        source_id=src.source_id,
+        site=f.site,
+        published=f.published,
+        quote=kp.quote,
+        offset=kp.offset,
+        strength=_stance_weight(f),
+        words=topic_words(kp.quote, plan.options),
+        polarity=-1,
+    )
 
 
 def _side(statement: Statement, conflict: Conflict, claims: list[Claim]) -> ContradictionSide:

@@ -120,3 +120,41 @@ def test_clauses_are_given_to_the_option_that_opens_them_not_to_a_yardstick():
         "Quillsync": "Quillsync weighs 40KB",
     }
     assert option_segments("Quillsync uses 54x the memory of Loamdb at idle.", OPTIONS) == {}
+
+
+def test_the_option_a_sentence_says_its_subject_beats_is_ranked_behind():
+    from research.stages.conflicts import beaten
+
+    assert beaten("Its sync latency is excellent, often beating Loamdb at p99.", "Loamdb")
+    assert not beaten("Loamdb is fast.", "Loamdb")
+    ahead = _st("a", "Loamdb has the lowest p99 latency we measured.", "bench.example", "Loamdb")
+    behind = Statement(
+        key="b",
+        option="Loamdb",
+        dimension="reliability",
+        source_id="b",
+        site="blog.example",
+        published=None,
+        quote="Quillsync has excellent p99 latency, often beating Loamdb.",
+        offset=0,
+        words=topic_words("Quillsync has excellent p99 latency, often beating Loamdb.", OPTIONS),
+        polarity=-1,
+    )
+    filler = [
+        _st(f"l{i}", s.quote.replace("Quillsync", "Loamdb"), s.site, "Loamdb")
+        for i, s in enumerate(FILLER)
+    ]
+    assert [c.why for c in find_conflicts([ahead, behind, *filler])] == ["comparison"]
+
+
+def test_further_pages_on_either_side_join_the_contradiction_instead_of_repeating_it():
+    a = _st("a", "Quillsync has no offline mode: edits made on a plane are lost.", "blog.example")
+    b1 = _st(
+        "b1", "The offline mode of Quillsync queues edits until the network is back.", "docs.q"
+    )
+    b2 = _st(
+        "b2", "Quillsync keeps working in offline mode and syncs edits later.", "review.example"
+    )
+    [conflict] = find_conflicts([a, b1, b2, *FILLER])
+    sides = {conflict.a.key, conflict.b.key, *(s.key for s in conflict.a_also + conflict.b_also)}
+    assert sides == {"a", "b1", "b2"}
