@@ -102,12 +102,12 @@ DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
 
 # Pipeline limits (DESIGN section 1). DESIGN's seed limits (25 candidates, 12 kept, 8 read,
 # 12,000 characters) cap what an LLM is sent. The deterministic reader costs milliseconds a
-# page, so its budget is set by fetch time instead: 24 pages in 3 parallel waves of
+# page, so its budget is set by fetch time instead: 30 pages in 4 parallel waves of
 # FETCH_CONCURRENCY, long enough to reach a documentation page's tables and caveats.
 MAX_CANDIDATES = env_int("MAX_CANDIDATES", 50, minimum=1)
 MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
-MAX_PAGES = env_int("MAX_PAGES", 24, minimum=1)
+MAX_PAGES = env_int("MAX_PAGES", 30, minimum=1)
 MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
