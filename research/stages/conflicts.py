@@ -113,6 +113,9 @@ class Statement:
     # A verdict the sentence gives this option outright: -1 for the one beaten in
     # "its tail latency is excellent, often beating Kafka".
     polarity: int | None = None
+    # Whether the sentence uses its dimension's own words ("learning curve", "学习曲线"),
+    # so that its verdict is a verdict on that dimension, whatever else it says.
+    on_dimension: bool = False
 
     @property
     def text(self) -> str:
@@ -124,7 +127,7 @@ class Conflict:
     a: Statement
     b: Statement
     attribute: str  # the shared point, in the sources' own words
-    why: str  # negation | opposites | comparison | stance | figures
+    why: str  # negation | opposites | comparison | stance | verdict | figures
     kind: str  # time | scope | error
     note: str
     weight: float
@@ -226,9 +229,15 @@ def _judge(
     # A sentence's overall tone may not be about the shared point, so opposite stances
     # weigh less than a denial or a different figure.
     cosine = shared_weight / math.sqrt(_mass(a, rarity) * _mass(b, rarity) or 1.0)
-    weight = (min(shared_weight, 2 * MIN_SHARED) + 5 * cosine) * (
-        0.6 if why == "stance" else 1.0
-    ) + min(a.strength, b.strength) / 50
+    base = MIN_SHARED if why == "verdict" else min(shared_weight, 2 * MIN_SHARED) + 5 * cosine
+    # A sentence that names the option itself is surer to be about it than one that
+    # borrows it from a heading or the page.
+    named = sum(first_mention(s.text, s.option) >= 0 for s in (a, b))
+    weight = (
+        base * (0.6 if why in ("stance", "verdict") else 1.0)
+        + min(a.strength, b.strength) / 50
+        + named
+    )
     return Conflict(a, b, point, why, kind, note, weight)
 
 
@@ -242,8 +251,10 @@ def _why(
     same_dimension = a.dimension is not None and a.dimension == b.dimension
     if _figures_differ(a.text, b.text, shared, same_dimension):
         return "figures"  # two studies on one site are still two studies
-    if weight < MIN_SHARED or a.site == b.site:
+    if a.site == b.site:
         return None
+    if weight < MIN_SHARED:
+        return _dimension_verdicts(a, b, same_dimension)
     if _negated(a.text, shared) != _negated(b.text, shared):
         return "negation"
     if _opposed(a.text, b.text, shared, rarity):
@@ -256,6 +267,9 @@ def _why(
     pa, pb = stance_polarity(a.text), stance_polarity(b.text)
     if pa and pb and pa != pb and same_dimension and weight >= 2 * MIN_SHARED:
         return "stance"
+    if pa and pb and pa != pb and same_dimension and a.on_dimension and b.on_dimension:
+        return "verdict"  # "easy to learn" against "学习曲线陡峭", in any two languages
+    return None
     return None
 
 
@@ -284,6 +298,13 @@ def _clauses_with(text: str, words: list[str]) -> str:
 
 
 _NOT_A_DENIAL = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bno (?:doubt|wonder)\b", re.I)
+
+
+def _dimension_verdicts(a: Statement, b: Statement, same_dimension: bool) -> str | None:
+    if not (same_dimension and a.on_dimension and b.on_dimension):
+        return None
+    pa, pb = _verdict(a), _verdict(b)
+    return "verdict" if pa and pb and pa != pb else None
 
 
 def _verdict(statement: Statement) -> int:
@@ -414,6 +435,7 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
         "negation": "one denies what the other states",
         "opposites": "describe it in opposite terms",
         "comparison": "rank it differently: one puts it ahead, the other behind",
+        "verdict": "judge this dimension in opposite directions",
         "stance": "judge it in opposite directions",
     }[why]
     lead = f"On “{point}”, {a.site} and {b.site} {what}"

@@ -30,6 +30,7 @@ from research.stages.conflicts import (
 )
 from research.stages.context import StageContext
 from research.stages.keypoints import clean
+from research.stages.lexicon import core_keywords
 from research.stages.sourcekind import classify
 from research.stages.text import contains_term
 from research.stages.urls import registrable_domain
@@ -374,9 +375,14 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
                         strength=_stance_weight(f),
                         words=topic_words(focus or kp.quote, plan.options),
                         focus=focus,
+                        on_dimension=_on_dimension(focus or kp.quote, kp.dimension),
                     )
                 )
     return statements
+
+
+def _on_dimension(text: str, dimension: str | None) -> bool:
+    return dimension is not None and any(contains_term(text, w) for w in core_keywords(dimension))
 
 
 def _beaten_statement(

@@ -573,3 +573,18 @@ def _cjk_words(text: str) -> list[str]:
         return []
     hits = [(text.find(alias), -len(alias), alias) for alias in _ALIASES if has_cjk(alias)]
     return [alias for at, _, alias in sorted(hits) if at >= 0]
+
+
+@lru_cache(maxsize=256)
+def core_keywords(dimension: str) -> tuple[str, ...]:
+    """The words that name the dimension itself, not its neighbourhood: for "learning
+    curve" or "学习成本", learn, learning, curve, 学习, 学习曲线. A verdict in a sentence
+    with one of these is a verdict on the dimension."""
+    words = [w for w in dimension.lower().split() if w not in STOPWORDS]
+    for concept in concepts_for(dimension):
+        words.append(concept)
+        words += [alias for alias, target in _ALIASES.items() if target == concept]
+    if has_cjk(dimension):
+        words.append(dimension)
+    stems = [w[:-3] for w in words if w.endswith("ing") and len(w) > 6]
+    return tuple(dict.fromkeys(w for w in [*words, *stems] if w))

@@ -158,3 +158,16 @@ def test_further_pages_on_either_side_join_the_contradiction_instead_of_repeatin
     [conflict] = find_conflicts([a, b1, b2, *FILLER])
     sides = {conflict.a.key, conflict.b.key, *(s.key for s in conflict.a_also + conflict.b_also)}
     assert sides == {"a", "b1", "b2"}
+
+
+def test_opposite_verdicts_on_the_dimension_itself_contradict_across_languages():
+    easy = _st(
+        "a", "Quillsync is easy to learn for newcomers.", "en.example", dimension="learning curve"
+    )
+    steep = _st("b", "Quillsync 的学习曲线相当陡峭。", "zh.example", dimension="learning curve")
+    easy = Statement(**{**easy.__dict__, "on_dimension": True})
+    steep = Statement(**{**steep.__dict__, "on_dimension": True})
+    assert [c.why for c in find_conflicts([easy, steep, *FILLER])] == ["verdict"]
+    # Without the dimension's own words, a mood is not a verdict on it.
+    vague = Statement(**{**steep.__dict__, "on_dimension": False})
+    assert find_conflicts([easy, vague, *FILLER]) == []
