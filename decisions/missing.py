@@ -52,6 +52,7 @@ _TEXT = {
         "disagree": "Sources disagree on {o}'s {subject}: {said}; a primary, current statement "
         "would settle it",
         "overall": "overall merit",
+        "labels": {"latest_version": "latest version", "last_commit": "last commit"},
         "vs": "{a} vs {b}",
         "unreadable": "{n} {sources} could not be read ({outcomes})",
         "source": "source",
@@ -78,6 +79,14 @@ _TEXT = {
         "no_primary": "{o}没有一手来源（官方网站、代码仓库或规范）",
         "disagree": "各来源对{o}的{subject}说法不一：{said}；一份一手的最新说明可以澄清",
         "overall": "总体评价",
+        "labels": {
+            "licence": "许可证",
+            "maintenance": "维护状态",
+            "latest_version": "最新版本",
+            "last_commit": "最近提交",
+            "active": "仍在维护",
+            "inactive": "已停止维护",
+        },
         "vs": "{a} 与 {b}",
         "unreadable": "{n} 个来源无法读取（{outcomes}）",
         "source": "",
@@ -239,15 +248,16 @@ def _thin(
 
 def _disagreement(contradiction: Contradiction, claims: dict[str, Claim], text: dict) -> str:
     a, b = (claims.get(side.claim_id) for side in (contradiction.a, contradiction.b))
-    if contradiction.attribute == "stance" or a is None or b is None:
-        # Stances have no short value, so the sources' own words show the disagreement.
+    if a is None or b is None or a.kind != "fact" or b.kind != "fact":
+        # Stances and whole statements have no short value: the sources' own words show it.
         subject = contradiction.dimension or text["overall"]
         said = text["vs"].format(
             a=f'"{short(contradiction.a.quote)}"', b=f'"{short(contradiction.b.quote)}"'
         )
     else:
-        subject = contradiction.attribute.replace("_", " ")
-        said = text["vs"].format(a=a.value, b=b.value)
+        labels = text["labels"]
+        subject = labels.get(a.attribute, a.attribute.replace("_", " "))
+        said = text["vs"].format(a=labels.get(a.value, a.value), b=labels.get(b.value, b.value))
     return text["disagree"].format(o=contradiction.option, subject=subject, said=said)
 
 

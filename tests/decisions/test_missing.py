@@ -13,7 +13,7 @@ from research.artifacts import (
 )
 from research.outcomes import Outcome
 from tests.decisions.test_assessment import BSL, CLAIMS, MIT, OPTIONS, SOURCES
-from tests.decisions.test_scoring import TODAY, contradiction, matrix, stance
+from tests.decisions.test_scoring import TODAY, contradiction, fact, matrix, stance
 
 NOTHING = Crosscheck(claims=[], consensus=[], contradictions=[], gaps=[])
 
@@ -259,6 +259,41 @@ def test_missing_information_is_written_in_chinese_for_a_chinese_question() -> N
         "在已读的 1 个页面中没有找到关于松涛存储在成本方面的证据",
     ]
     assert "青石队列没有一手来源（官方网站、代码仓库或规范）" in lines
+
+
+def test_a_status_disagreement_is_reported_in_chinese_words() -> None:
+    alive = fact("c1", "Tessera", "维护", "s1", "maintenance", "active")
+    gone = fact("c2", "Tessera", "维护", "s2", "maintenance", "inactive")
+    crosscheck = Crosscheck(
+        claims=[alive, gone], consensus=[], contradictions=[contradiction(alive, gone)], gaps=[]
+    )
+
+    lines = missing_information(
+        [], crosscheck, SOURCES, Notes(sources=[]), [], today=TODAY, language="zh"
+    )
+
+    assert lines == [
+        "各来源对Tessera的维护状态说法不一：仍在维护 与 已停止维护；一份一手的最新说明可以澄清"
+    ]
+
+
+def test_a_disagreement_between_whole_statements_quotes_them() -> None:
+    a = stance("c1", "Loamdb", "cost", "s1", 0, quote="Loamdb hosting starts at 9 dollars.")
+    b = stance("c2", "Loamdb", "cost", "s2", 0, quote="Loamdb hosting is free for hobby use.")
+    a, b = (
+        c.model_copy(update={"kind": "statement", "attribute": "hosting", "value": c.quote})
+        for c in (a, b)
+    )
+    crosscheck = Crosscheck(
+        claims=[a, b], consensus=[], contradictions=[contradiction(a, b)], gaps=[]
+    )
+
+    lines = missing_information([], crosscheck, SOURCES, Notes(sources=[]), [], today=TODAY)
+
+    assert lines == [
+        'Sources disagree on Loamdb\'s cost: "Loamdb hosting starts at 9 dollars." vs "Loamdb'
+        ' hosting is free for hobby use."; a primary, current statement would settle it'
+    ]
 
 
 def test_a_stale_cell_is_reported_in_chinese() -> None:
