@@ -175,9 +175,20 @@ def _trim(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
+# Calls to action and page furniture: "Compare performance ... to choose the best
+# framework", "Read more", "Sign up for updates". They invite, they do not state.
+_FURNITURE = re.compile(
+    r"^(?:[-*•]\s*)?(?:compare|learn|discover|find out|read|click|explore|check out|sign up|"
+    r"subscribe|download|get started|join|follow|share|watch|register|contact us)\b(?!-)",
+    re.I,
+)
+
+
 def _usable(quote: str) -> bool:
     minimum = 8 if has_cjk(quote) else 20
     stripped = quote.lstrip()
+    if _FURNITURE.match(stripped):
+        return False
     if stripped.startswith("|"):
         # A table row is quotable when it has cells with words in them.
         return stripped.count("|") >= 3 and len(re.sub(r"[|\s:-]", "", stripped)) >= 6

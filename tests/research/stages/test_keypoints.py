@@ -83,3 +83,13 @@ def test_a_table_row_naming_an_option_is_a_quotable_key_point():
     text = "| Product | Licence | Price |\n|---|---|---|\n| Quillsync | MIT | $5 per seat |\n"
     points = key_points(text, ["Quillsync", "Loamdb"], ["licence risk"])
     assert [p.quote for p in points] == ["| Quillsync | MIT | $5 per seat |"]
+
+
+def test_calls_to_action_are_not_key_points():
+    text = (
+        "Compare speed, licence and cost to choose the best sync engine for you. "
+        "Read more about Quillsync pricing. "
+        "Quillsync costs $5 per seat per month."
+    )
+    points = key_points(text, ["Quillsync"], ["cost"], page_option="Quillsync")
+    assert [p.quote for p in points] == ["Quillsync costs $5 per seat per month."]
