@@ -67,7 +67,12 @@ def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report
     assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
     report = out_file.read_text(encoding="utf-8")
     assert report == services.store_for(run_id).read_text("report.md")
-    assert report.startswith("# Decision report")
+    # A low-confidence report opens with its warning, before the title.
+    assert re.search(r"^# Decision report", report, re.MULTILINE)
+    if "Provisional recommendation" in output or "No recommendation" in output:
+        assert report.startswith("> **Low confidence")
+    else:
+        assert report.startswith("# Decision report")
     assert Run.objects.get(run_id=run_id).status == Run.Status.DONE
 
 
