@@ -122,7 +122,7 @@ FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
 # Searches in flight at once per provider: enough to hide latency, few enough that a
 # SearXNG instance or a search API does not rate-limit the run.
-SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 6, minimum=1)
+SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 12, minimum=1)
 RETRY_TRIES = env_int("RETRY_TRIES", 3, minimum=1)
 RETRY_BASE_DELAY = env_float("RETRY_BASE_DELAY", 0.5, minimum=0.0)
 

@@ -55,7 +55,10 @@ def _search_all(
     """Every query x provider search, in plan order (query by query, then provider)."""
     with ExitStack() as stack:
         # One pool per provider: a slow provider fills its own slots, never another's.
-        pools = {name: _pool(stack, name, concurrency) for name in providers}
+        pools = {
+            name: _pool(stack, name, min(concurrency, getattr(p, "max_in_flight", concurrency)))
+            for name, p in providers.items()
+        }
         pending: list[tuple[SubQuery, str, Future[tuple[list[SearchHit], ProviderCall]]]] = [
             (query, name, pools[name].submit(_search, provider, name, query))
             for query in queries

@@ -36,6 +36,8 @@ def _real_client(timeout: int) -> DdgsClient:
 
 class DdgsProvider:
     name = "ddgs"
+    # DuckDuckGo answers bursts with rate limits; a few searches at a time get through.
+    max_in_flight = 3
 
     def __init__(
         self,

@@ -196,3 +196,14 @@ def test_a_slow_provider_does_not_hold_up_another_providers_searches():
     }
     result = retrieve(plan, providers, StageContext(), concurrency=2)
     assert {c.outcome for c in result.provider_calls} == {Outcome.OK}
+
+
+def test_a_provider_that_rate_limits_bursts_keeps_its_own_lower_bound():
+    class Shy(Gathering):
+        max_in_flight = 2
+
+    plan = make_plan(6)
+    shy = Shy(parties=2)
+    result = retrieve(plan, {"shy": shy}, StageContext(), concurrency=6)
+    assert shy.most == 2
+    assert {c.outcome for c in result.provider_calls} == {Outcome.OK}
