@@ -68,21 +68,35 @@ _ORG_PREFIXES = frozenset(
     "apache eclipse google microsoft amazon aws azure mozilla meta facebook oracle ibm "
     "red hat jetbrains adobe apple the".split()
 )
+# Last words too generic to stand for the option on their own ("framework").
+_GENERIC_LAST = frozenset(
+    """framework frameworks library server client database engine platform project system
+    service cloud studio suite toolkit manager editor broker queue api sdk core team edition
+    community enterprise plus pro lite app apps code web""".split()
+)
 
 
 @lru_cache(maxsize=1024)
 def option_names(option: str) -> tuple[str, ...]:
-    """The ways a page may name an option: in full, without its organisation prefix
-    ("Kafka"), without a ".js" suffix ("Vue"), or by the initials of a long name ("DRF")."""
+    """The ways a page may name an option: in full, without its organisation prefix or by
+    the distinctive last word of a longer name ("Kafka"), without a ".js" suffix ("Vue"),
+    or by the initials of a long name ("DRF")."""
     names = [option]
     words = option.split()
     if len(words) > 1 and words[0].lower() in _ORG_PREFIXES:
         names.append(" ".join(words[1:]))
+    if len(words) > 1 and len(words[-1]) >= 4 and words[-1].lower() not in _GENERIC_LAST:
+        names.append(words[-1])
     if re.search(r"\.js$", option, re.I):
         names.append(option[:-3])
     if len(words) >= 3 and all(w[:1].isalpha() for w in words):
         names.append("".join(w[0].upper() for w in words))
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
+
+
+def is_initials(name: str, option: str) -> bool:
+    """Initials ("DRF") count only in capitals: "drf" in running text is something else."""
+    return name.isupper() and len(name) <= 5 and name != option
 
 
 def mentions(text: str, option: str, aliases: tuple[str, ...] = ()) -> bool:
@@ -95,7 +109,7 @@ def first_mention(text: str, option: str, aliases: tuple[str, ...] = ()) -> int:
     """Offset of the first mention of `option` in `text`, or -1."""
     found = -1
     for name in (*option_names(option), *aliases):
-        at = _find_name(text, name, initials=name.isupper() and len(name) <= 5 and name != option)
+        at = _find_name(text, name, initials=is_initials(name, option))
         if at >= 0 and (found < 0 or at < found):
             found = at
     return found

@@ -1,27 +1,19 @@
-"""Where a text names an option: the full name, or the distinctive last word of a longer
-name ("Kafka" for "Apache Kafka")."""
+"""Where a text names an option, in any of the forms research.stages.text.option_names
+knows ("Kafka" for "Apache Kafka", "DRF" for "Django REST framework")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from research.stages.text import contains_term, has_cjk, term_pattern
-
-# Last words too generic to stand for the option on their own.
-_GENERIC = frozenset(
-    """framework frameworks library server client database engine platform project system
-    service cloud studio suite toolkit manager editor broker queue api sdk core team edition
-    community enterprise plus pro lite app apps code web""".split()
-)
+from research.stages.text import has_cjk, is_initials, option_names, term_pattern
 
 
 def option_mentions(text: str, option: str) -> list[tuple[int, int]]:
     """(start, end) of every mention of the option in the text, in order, not overlapping."""
-    spans = _spans(text, option)
-    short = _short_name(option)
-    if short:
-        spans += [s for s in _spans(text, short) if not any(_overlaps(s, t) for t in spans)]
+    spans: list[tuple[int, int]] = []
+    for name in option_names(option):
+        spans += [s for s in _spans(text, name, option) if not any(_overlaps(s, t) for t in spans)]
     return sorted(spans)
 
 
@@ -35,20 +27,16 @@ def mentions_of(text: str, options: Sequence[str]) -> list[tuple[int, int, str]]
     return sorted(found)
 
 
-def _short_name(option: str) -> str | None:
-    words = option.split()
-    if len(words) < 2 or has_cjk(option):
-        return None
-    last = words[-1]
-    return last if len(last) >= 4 and last.lower() not in _GENERIC else None
-
-
-def _spans(text: str, term: str) -> list[tuple[int, int]]:
-    if not term.strip() or not contains_term(text, term):
+def _spans(text: str, name: str, option: str) -> list[tuple[int, int]]:
+    if not name.strip():
         return []
-    if has_cjk(term):
-        return [(m.start(), m.end()) for m in re.finditer(re.escape(term), text)]
-    return [(m.start(), m.end()) for m in term_pattern(term).finditer(text)]
+    if has_cjk(name):
+        pattern = re.compile(re.escape(name))
+    elif is_initials(name, option):
+        pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
+    else:
+        pattern = term_pattern(name)
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
