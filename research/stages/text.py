@@ -91,12 +91,20 @@ def option_names(option: str) -> tuple[str, ...]:
         names.append(option[:-3])
     if len(words) >= 3 and all(w[:1].isalpha() for w in words):
         names.append("".join(w[0].upper() for w in words))
+    if stem := _CAMEL_SUFFIX.match(option):
+        names.append(stem.group(1))  # "Rabbit" for RabbitMQ, "Mongo" for MongoDB
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
 
 
+_CAMEL_SUFFIX = re.compile(r"^([A-Z][a-z]{3,})(?:MQ|DB|JS|QL|IO)$")
+
+
 def is_initials(name: str, option: str) -> bool:
-    """Initials ("DRF") count only in capitals: "drf" in running text is something else."""
-    return name.isupper() and len(name) <= 5 and name != option
+    """Initials ("DRF") and a name's stem ("Rabbit") count only as written, capitals and
+    all: "drf" or "rabbit" in running text is something else."""
+    if name == option:
+        return False
+    return (name.isupper() and len(name) <= 5) or option.startswith(name)
 
 
 def mentions(text: str, option: str, aliases: tuple[str, ...] = ()) -> bool:

@@ -140,3 +140,11 @@ def test_a_snippet_with_figures_and_comparisons_outranks_a_thin_one():
         ]
     )
     assert [k.id for k in filtered.kept] == ["s2", "s1"]
+
+
+def test_a_camel_case_name_is_also_known_by_its_stem_written_as_a_name():
+    from research.stages.text import mentions
+
+    assert mentions("Push it through a single Rabbit queue.", "RabbitMQ")
+    assert not mentions("That is a rabbit hole.", "RabbitMQ")
+    assert mentions("Mongo keeps its documents in BSON.", "MongoDB")
