@@ -495,14 +495,40 @@ def _join(c: Conflict, by_side: dict[str, tuple[Conflict, str]]) -> bool:
             continue
         chosen, side = by_side[mine.key]
         # `other` disagrees with this side, so it stands with the opposite one.
-        joining = chosen.b_also if side == "a" else chosen.a_also
-        opposite = chosen.b if side == "a" else chosen.a
-        pages = {opposite.source_id, *(s.source_id for s in joining)}
-        if len(joining) < ALSO and other.source_id not in pages:
+        against = "b" if side == "a" else "a"
+        joining = chosen.b_also if against == "b" else chosen.a_also
+        same_page = [
+            s for s in (getattr(chosen, against), *joining) if s.source_id == other.source_id
+        ]
+        if same_page:
+            _prefer_naming(chosen, against, same_page[0], other, by_side)
+        elif len(joining) < ALSO:
             joining.append(other)
-            by_side[other.key] = (chosen, "b" if side == "a" else "a")
+            by_side[other.key] = (chosen, against)
         return True
     return False
+
+
+def _prefer_naming(
+    chosen: Conflict,
+    side: str,
+    present: Statement,
+    other: Statement,
+    by_side: dict[str, tuple[Conflict, str]],
+) -> None:
+    """One sentence speaks for a page on a side: one that names the option, if any."""
+    if (
+        first_mention(present.text, present.option) >= 0
+        or first_mention(other.text, other.option) < 0
+    ):
+        return
+    if getattr(chosen, side) is present:
+        setattr(chosen, side, other)
+    else:
+        joining = chosen.a_also if side == "a" else chosen.b_also
+        joining[joining.index(present)] = other
+    del by_side[present.key]
+    by_side[other.key] = (chosen, side)
 
 
 ALSO = 3  # sentences listed beside each side

@@ -171,3 +171,24 @@ def test_opposite_verdicts_on_the_dimension_itself_contradict_across_languages()
     # Without the dimension's own words, a mood is not a verdict on it.
     vague = Statement(**{**steep.__dict__, "on_dimension": False})
     assert find_conflicts([easy, vague, *FILLER]) == []
+
+
+def test_a_page_speaks_on_a_side_through_a_sentence_that_names_the_option():
+    denial = _st(
+        "a", "Quillsync has no offline mode: edits made on a plane are lost.", "blog.example"
+    )
+    vague = Statement(
+        **{
+            **_st("b", "The offline mode queues every edit and syncs it later.", "docs.q").__dict__,
+            "source_id": "docs",
+        }
+    )
+    named = Statement(
+        **{
+            **_st("c", "Quillsync ships an offline mode that syncs when back.", "docs.q").__dict__,
+            "source_id": "docs",
+        }
+    )
+    [conflict] = find_conflicts([denial, vague, named, *FILLER])
+    sides = [conflict.a, conflict.b, *conflict.a_also, *conflict.b_also]
+    assert "c" in {s.key for s in sides} and "b" not in {s.key for s in sides}
