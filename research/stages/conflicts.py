@@ -342,7 +342,7 @@ def _negated(quote: str, shared: frozenset[str]) -> bool:
     return False
 
 
-_NEGATION_BEFORE = re.compile(r"(?:" + NEGATION.pattern + r")(?:\s+[\w'-]+){0,2}\s+$", re.I)
+_NEGATION_BEFORE = re.compile(r"(?:" + NEGATION.pattern + r")(?:\s+[\w'-]+)?\s+$", re.I)
 
 
 @dataclass(frozen=True)
@@ -411,8 +411,14 @@ def _point(shared: frozenset[str], rarity: dict[str, float], quote: str) -> str:
     lowered = quote.lower()
     phrases = _cjk_phrases(lowered, shared)
     latin = sorted((w for w in shared if not has_cjk(w)), key=lambda w: -rarity.get(w, 0.0))
-    chosen = [*phrases[:2], *latin[:3]][:3]
-    return " ".join(sorted(chosen, key=lambda w: (lowered.find(w) + 1) or len(lowered)))
+    chosen = [*phrases[:2], *(_surface(quote, w) for w in latin[:3])][:3]
+    return " ".join(sorted(chosen, key=lambda w: (lowered.find(w.lower()) + 1) or len(lowered)))
+
+
+def _surface(quote: str, stem: str) -> str:
+    """The word as the quote writes it: "queues" for the stem "queu"."""
+    match = re.search(r"(?<![A-Za-z0-9])" + re.escape(stem) + r"[\w-]*", quote, re.I)
+    return match.group(0) if match else stem
 
 
 def _cjk_phrases(text: str, shared: frozenset[str]) -> list[str]:
@@ -431,14 +437,14 @@ def _cjk_phrases(text: str, shared: frozenset[str]) -> list[str]:
 
 def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str]:
     what = {
-        "figures": "give different figures",
-        "negation": "one denies what the other states",
-        "opposites": "describe it in opposite terms",
-        "comparison": "rank it differently: one puts it ahead, the other behind",
-        "verdict": "judge this dimension in opposite directions",
-        "stance": "judge it in opposite directions",
+        "figures": "they give different figures",
+        "negation": "one states it, the other denies it",
+        "opposites": "they describe it in opposite terms",
+        "comparison": "one puts it ahead, the other behind",
+        "verdict": "they judge this dimension in opposite directions",
+        "stance": "they judge it in opposite directions",
     }[why]
-    lead = f"On “{point}”, {a.site} and {b.site} {what}"
+    lead = f"On “{point}”, {a.site} and {b.site} disagree: {what}"
     years = _YEAR.findall(a.quote), _YEAR.findall(b.quote)
     dates = a.published, b.published
     if dates[0] and dates[1] and abs((dates[0] - dates[1]).days) > 365:

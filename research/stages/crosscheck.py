@@ -73,7 +73,7 @@ def cross_validate(
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
     claims = draw_claims(plan, notes, pages, ctx)
     contradictions = find_contradictions(claims, facts)
-    contradictions += statement_contradictions(plan, notes, claims, facts, len(contradictions))
+    contradictions += statement_contradictions(plan, notes, claims, facts, contradictions)
     for c in contradictions:
         ctx.record(
             "contradiction",
@@ -320,13 +320,17 @@ def statement_contradictions(
     notes: Notes,
     claims: list[Claim],
     facts: dict[str, SourceFacts],
-    numbered: int,
+    typed_found: list[Contradiction],
 ) -> list[Contradiction]:
     """Disagreements no typed fact captures, found between whole sentences (see
     research.stages.conflicts). Each side becomes a claim unless one is already there."""
+    numbered = len(typed_found)
+    typed = {frozenset((c.a.quote, c.b.quote)) for c in typed_found}
     statements = conflict_statements(plan, notes, facts)
     found = []
     for conflict in find_conflicts(statements):
+        if frozenset((conflict.a.quote, conflict.b.quote)) in typed:
+            continue  # already a contradiction between typed facts of the same sentences
         a = _side_claim(conflict.a, conflict, claims)
         b = _side_claim(conflict.b, conflict, claims)
         current = None
