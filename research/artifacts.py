@@ -187,7 +187,8 @@ class Contradiction(Artifact):
     a_also: list[ContradictionSide] = Field(default_factory=list)
     b_also: list[ContradictionSide] = Field(default_factory=list)
     # Why the sources may differ: "time" (one describes an earlier state), "scope" (other
-    # versions, setups or data sets) or "error" (nothing explains it: one is likely wrong).
+    # versions, setups or data sets) or "error" (nothing explains it: one may be wrong or
+    # out of date).
     cause: Literal["time", "scope", "error"] | None = None
     # With cause "time": the claim that describes the current state.
     current: str | None = None
@@ -238,6 +239,9 @@ class ScoreCell(Artifact):
     prior_weight: float | None = None
     sites: int = 0  # independent sites behind the cell's claims
     capped_by: str | None = None  # the status claim that capped the cell
+    # Claims a later source supersedes (a contradiction put down to a change over time):
+    # listed as evidence, left out of base and consistency.
+    superseded: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # why, in the plan's language
 
 

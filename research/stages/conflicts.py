@@ -463,8 +463,8 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
         )
     stronger = a if a.strength >= b.strength else b
     return "error", (
-        f"{lead}. Nothing in either suggests a different time or scope, so one of them is "
-        f"likely wrong; the stronger source is {stronger.site}."
+        f"{lead}. Neither dates or scopes its statement, so the difference is unexplained: "
+        f"one may be wrong or out of date. The stronger source is {stronger.site}."
     )
 
 
