@@ -10,6 +10,7 @@ from pathlib import Path
 
 from research.artifacts import Claim
 from research.stages.claims import extract
+from research.stages.conflicts import Statement, _judge, _rarity, topic_words
 from research.stages.crosscheck import SourceFacts, conflict
 from research.stages.keypoints import best_dimension
 from research.stages.sourcekind import classify
@@ -82,13 +83,16 @@ def predicts_contradiction(pair: dict) -> bool:
     return any(conflict(a, b, fa, fb) for a in claims_a for b in claims_b)
 
 
-def evaluate(path: Path, lang: str | None = None) -> PairScore:
+def evaluate(path: Path, lang: str | None = None, sentences: bool = False) -> PairScore:
+    """Precision and recall on labelled pairs: of the typed-fact test (`conflict`), or with
+    `sentences` of the sentence-level finder (research.stages.conflicts)."""
     score = PairScore()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        pair = json.loads(line)
+    pairs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    judge = _sentence_judge(pairs) if sentences else predicts_contradiction
+    for pair in pairs:
         if lang and pair["lang"] != lang:
             continue
-        predicted, actual = predicts_contradiction(pair), pair["label"] == "contradict"
+        predicted, actual = judge(pair), pair["label"] == "contradict"
         if predicted and actual:
             score.tp += 1
         elif predicted:
@@ -100,6 +104,40 @@ def evaluate(path: Path, lang: str | None = None) -> PairScore:
         else:
             score.tn += 1
     return score
+
+
+def _sentence_judge(pairs: list[dict]):
+    """The sentence finder's test for one pair, with word rarity taken over every sentence
+    of the set, as a run takes it over every key point."""
+    statements = {(pair["id"], key): _statements(pair, key) for pair in pairs for key in ("a", "b")}
+    rarity = _rarity([s for group in statements.values() for s in group])
+
+    def judge(pair: dict) -> bool:
+        return any(
+            _judge(a, b, a.words & b.words, rarity) is not None
+            for a in statements[(pair["id"], "a")]
+            for b in statements[(pair["id"], "b")]
+        )
+
+    return judge
+
+
+def _statements(pair: dict, key: str) -> list[Statement]:
+    text, site, option = pair[key]["text"], pair[key]["site"], pair["option"]
+    return [
+        Statement(
+            key=f"{pair['id']}{key}{start}",
+            option=option,
+            dimension=None,
+            source_id=f"{pair['id']}{key}",
+            site=site,
+            published=None,
+            quote=text[start:end],
+            offset=start,
+            words=topic_words(text[start:end], [option]),
+        )
+        for start, end in sentence_spans(text)
+    ]
 
 
 def report_quotes(run_folder: Path) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from datetime import date
 from itertools import combinations
 
 from research.stages.claims import stance_polarity
+from research.stages.claims.scope import about_a_part
 from research.stages.text import first_mention, has_cjk, option_names, terms
 
 # Words too common in decision writing to make two sentences "about the same point".
@@ -255,6 +256,8 @@ def _why(
         return None
     if weight < MIN_SHARED:
         return _dimension_verdicts(a, b, same_dimension)
+    if about_a_part(a.text) != about_a_part(b.text):
+        return None  # "the 1.x branch is deprecated" does not deny "actively maintained"
     if _negated(a.text, shared) != _negated(b.text, shared):
         return "negation"
     if _opposed(a.text, b.text, shared, rarity):
@@ -287,8 +290,18 @@ def _opposed(a: str, b: str, shared: frozenset[str], rarity: dict[str, float]) -
 
 
 def _side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> str | None:
-    # The qualified form wins: "a nonsignificant reduction" is not a reduction.
-    return "no" if no.search(text) else "yes" if yes.search(text) else None
+    # The qualified form wins: "a nonsignificant reduction" is not a reduction, and
+    # "并不是开源" is not open source.
+    if no.search(text):
+        return "no"
+    found = yes.search(text)
+    if found is None:
+        return None
+    before = text[max(0, found.start() - 12) : found.start()]
+    return "no" if _NEGATION_BEFORE.search(before) or _CJK_NEGATION_END.search(before) else "yes"
+
+
+_CJK_NEGATION_END = re.compile(r"(?:不是|并不是|并非|不|非|没有|未)$")
 
 
 def _clauses_with(text: str, words: list[str]) -> str:

@@ -69,9 +69,13 @@ class Command(BaseCommand):
                 self._report_figures(question, dims, corpus)
 
     def _pair_figures(self, pairs: Path, misses: bool) -> None:
-        self.stdout.write(f"Contradiction detection on {pairs.name}:")
+        for finder, sentences in (("typed facts", False), ("whole sentences", True)):
+            self.stdout.write(f"Contradiction detection ({finder}) on {pairs.name}:")
+            self._pair_rows(pairs, misses, sentences)
+
+    def _pair_rows(self, pairs: Path, misses: bool, sentences: bool) -> None:
         for label, lang in (("all", None), ("English", "en"), ("Chinese", "zh")):
-            s = evaluate(pairs, lang)
+            s = evaluate(pairs, lang, sentences)
             self.stdout.write(
                 f"  {label:<8} pairs {s.tp + s.fp + s.fn + s.tn:3d} | precision "
                 f"{s.precision:.2f} | recall {s.recall:.2f} | "

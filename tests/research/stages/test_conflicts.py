@@ -192,3 +192,15 @@ def test_a_page_speaks_on_a_side_through_a_sentence_that_names_the_option():
     [conflict] = find_conflicts([denial, vague, named, *FILLER])
     sides = [conflict.a, conflict.b, *conflict.a_also, *conflict.b_also]
     assert "c" in {s.key for s in sides} and "b" not in {s.key for s in sides}
+
+
+def test_a_status_of_an_old_branch_does_not_contradict_the_projects_status():
+    old = _st("a", "The Quillsync 1.x branch is deprecated; upgrade to 3.x soon.", "a.example")
+    now = _st("b", "Quillsync is actively maintained and 3.x ships monthly.", "b.example")
+    assert find_conflicts([old, now, *FILLER]) == []
+
+
+def test_a_negated_term_in_chinese_sides_with_its_opposite():
+    closed = _st("a", "Quillsync 是闭源商业软件，需要购买授权。", "a.example")
+    not_open = _st("b", "Quillsync 并不是开源软件，源代码不公开。", "b.example")
+    assert find_conflicts([closed, not_open, *FILLER]) == []
