@@ -7,8 +7,11 @@ primary for the claim's option (a vendor's page is never a rival's primary sourc
              + 20 * options with a claim from a primary source / all options
 - consistency = 100 * (1 - contradicted / max(corroborated, contradicted)), where
   corroborated counts (option, attribute, dimension) groups with claims from two or more
-  sources and contradicted counts the distinct groups that have a contradiction; 60 when
-  nothing is corroborated or contradicted, since agreement was never tested.
+  sources and contradicted counts the distinct groups that have a contradiction, each
+  weighted by its weightiest contradiction (decisions.scoring.weight): 1 when nothing
+  explains it, 0.5 for other versions or setups or a change over time with no known
+  current side, 0 once a later source settles it; 60 when nothing is corroborated or
+  contradicted, since agreement was never tested.
 - timeliness = mean timeliness of the sources behind at least one claim.
 - verifiability = 100 * claims from primary sources / all claims
                   * verified quotes / all quotes.
@@ -29,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from decisions.scoring import SourceInfo, site_weights, standing, timeliness_of
+from decisions.scoring import SourceInfo, site_weights, standing, timeliness_of, weight
 from research.artifacts import (
     Assessment,
     Claim,
@@ -61,6 +64,11 @@ _TEXT = {
             "verifiability": "verifiability",
         },
         "formula": "confidence = {terms} = {raw:.1f}",
+        "contradicted": (
+            " (consistency counts {full} contradicted points in full, {half} at half, where "
+            "other versions or setups or a change over time may explain them, and {settled} "
+            "not at all, superseded by a later source)"
+        ),
         "support": (
             "; corroboration is {c:.1f} (the share of scored cells backed by two or more "
             "independent sites, not only forums or interested parties), so it is multiplied "
@@ -82,6 +90,10 @@ _TEXT = {
             "verifiability": "可核实性",
         },
         "formula": "置信度 = {terms} = {raw:.1f}",
+        "contradicted": (
+            "（一致性中，{full} 处矛盾全额计入，{half} 处可能由版本、场景不同或前后变化解释，"
+            "按一半计入，{settled} 处已被较新的来源取代，不计入）"
+        ),
         "support": (
             "；佐证度为 {c:.1f}（由两个以上独立站点支持、且不只依赖论坛或利益相关方的已评分"
             "单元格所占比例），因此乘以 0.6 + 0.4 x {f:.2f} = {factor:g}，得 {value:.1f}"
@@ -108,9 +120,10 @@ def assess(
     language: str = "en",
 ) -> Assessment:
     claims = evidence(crosscheck.claims, sources)
+    contradicted = contradicted_points(crosscheck.contradictions)
     parts = {
         "coverage": _coverage(cells, claims, sources, options),
-        "consistency": _consistency(claims, crosscheck.contradictions),
+        "consistency": _consistency(claims, contradicted),
         "timeliness": _timeliness(claims, sources, today),
         "verifiability": _verifiability(claims, sources, verified_quotes, total_quotes),
     }
@@ -118,7 +131,9 @@ def assess(
     raw = round(sum(CONFIDENCE_WEIGHTS[name] * value for name, value in parts.items()), 1)
     steps = _steps(raw, corroboration(cells, claims, sources), _top_gap(ranking))
     confidence = steps.confidence if claims else 0.0
-    method = _method(parts, steps, language) if claims else _text(language)["no_claims"]
+    method = (
+        _method(parts, steps, contradicted, language) if claims else _text(language)["no_claims"]
+    )
     return Assessment(
         confidence=confidence, method=method, corroboration=steps.corroboration, **parts
     )
@@ -151,16 +166,25 @@ def _is_primary(claim: Claim, sources: dict[str, SourceInfo]) -> bool:
     return info is not None and standing(claim, info).kind == "primary"
 
 
-def _consistency(claims: list[Claim], contradictions: list[Contradiction]) -> float:
+def contradicted_points(contradictions: list[Contradiction]) -> dict[tuple, float]:
+    """(option, attribute, dimension) -> the weight of its weightiest contradiction."""
+    points: dict[tuple, float] = {}
+    for x in contradictions:
+        key = (x.option, x.attribute, x.dimension)
+        points[key] = max(weight(x), points.get(key, 0.0))
+    return points
+
+
+def _consistency(claims: list[Claim], contradicted: dict[tuple, float]) -> float:
     by_group: dict[tuple[str, str, str | None], set[str]] = {}
     for claim in claims:
         key = (claim.option, claim.attribute, claim.dimension)
         by_group.setdefault(key, set()).add(claim.source_id)
     groups = sum(1 for ids in by_group.values() if len(ids) >= 2)
-    contradicted = len({(x.option, x.attribute, x.dimension) for x in contradictions})
-    if not groups and not contradicted:
+    weighed = sum(contradicted.values())
+    if not groups and not weighed:
         return UNTESTED_CONSISTENCY
-    return 100 * (1 - contradicted / max(groups, contradicted))
+    return 100 * (1 - weighed / max(groups, weighed))
 
 
 def _timeliness(claims: list[Claim], sources: dict[str, SourceInfo], today: date) -> float:
@@ -235,12 +259,20 @@ def _margin_factor(gap: float | None) -> float:
     return round(0.8 + 0.02 * gap, 3)
 
 
-def _method(parts: dict[str, float], steps: Steps, language: str) -> str:
+def _method(
+    parts: dict[str, float], steps: Steps, contradicted: dict[tuple, float], language: str
+) -> str:
     text = _text(language)
     terms = " + ".join(
         f"{CONFIDENCE_WEIGHTS[n]} x {text['names'][n]} {v:.1f}" for n, v in parts.items()
     )
     said = text["formula"].format(terms=terms, raw=steps.raw)
+    if any(w != 1.0 for w in contradicted.values()):
+        said += text["contradicted"].format(
+            full=sum(1 for w in contradicted.values() if w == 1.0),
+            half=sum(1 for w in contradicted.values() if 0 < w < 1),
+            settled=sum(1 for w in contradicted.values() if w == 0),
+        )
     said += text["support"].format(
         c=steps.corroboration,
         f=steps.corroboration / 100,

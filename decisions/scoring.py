@@ -24,7 +24,14 @@ an interested party (30); otherwise primary 90, comparison 60, community 30.
   well on maintenance.
 - strength = mean over the distinct sources behind the cell of each one's best standing.
 - consistency = 100 when two or more independent sites back the cell, 70 when only one
-  does, minus 35 for each contradiction that involves one of the cell's claims; 0-100.
+  does, minus 35 for each contradiction that involves one of the cell's claims (on either
+  side, or among the other pages siding with one), weighted by what explains it: 1 when
+  nothing does ("error", or no cause given), 0.5 when the sources describe other versions or
+  setups ("scope") or a change over time whose current side is unknown; 0-100.
+- superseded: a contradiction put down to a change over time whose current claim is known
+  is settled by the later source. The claims on the other side (its main claim and the
+  pages siding with it) describe an earlier state: they count neither in base (nor in the
+  status cap) nor against consistency, and the cell lists them as superseded.
 - timeliness = mean over the distinct sources of: published within 1 year 100, 2 years 80,
   3 years 60, 5 years 40, older 20, date unknown 50.
 
@@ -60,6 +67,9 @@ UNDATED = 50.0
 CORROBORATED = 100.0
 SINGLE_SITE = 70.0
 CONTRADICTION_PENALTY = 35.0
+# How much a contradiction weighs on consistency, by what explains it; a change over time
+# whose current side is known weighs nothing (see settled()).
+CAUSE_WEIGHT = {"error": 1.0, "scope": 0.5, "time": 0.5}
 PRIOR_WEIGHT = 1.0  # K: the neutral 50 counts as much as one fully trusted site
 STATUS_BASE_CAP = 15.0
 STATUS_SCORE_CAP = 20.0
@@ -82,6 +92,26 @@ _TEXT = {
             "{site} ({newer}) says {option} is active after the statement that it is not "
             "(“{quote}”), so the score is not capped"
         ),
+        "superseded": (
+            "superseded by a later source: {claims} ({sites}) describe an earlier state; "
+            "{contradiction} puts the difference down to a change over time and {current} "
+            "({current_site}) describes the current state, so they count neither in base nor "
+            "against consistency"
+        ),
+        "superseded_one": (
+            "superseded by a later source: {claims} ({sites}) describes an earlier state; "
+            "{contradiction} puts the difference down to a change over time and {current} "
+            "({current_site}) describes the current state, so it counts neither in base nor "
+            "against consistency"
+        ),
+        "consistency": "consistency = {agreed:g} ({backing}) {terms} = {value:.1f}",
+        "corroborated": "two or more sites",
+        "single": "one site",
+        "penalty": "- {points:g} for {id} ({why})",
+        "why_error": "nothing explains it",
+        "why_scope": "other versions or setups: half",
+        "why_time": "a change over time, current side unknown: half",
+        "why_settled": "superseded by a later source: nothing",
     },
     "zh": {
         "shrunk": (
@@ -97,6 +127,24 @@ _TEXT = {
             "得分上限为 {score:g}"
         ),
         "revived": ("{site}（{newer}）在“{quote}”之后称{option}仍在维护，因此得分不设上限"),
+        "superseded": (
+            "已被较新的来源取代：{claims}（{sites}）描述的是较早的状态；{contradiction} "
+            "判断差异来自前后变化，{current}（{current_site}）描述的是当前状态，"
+            "因此不计入基础分，也不降低一致性"
+        ),
+        "superseded_one": (
+            "已被较新的来源取代：{claims}（{sites}）描述的是较早的状态；{contradiction} "
+            "判断差异来自前后变化，{current}（{current_site}）描述的是当前状态，"
+            "因此不计入基础分，也不降低一致性"
+        ),
+        "consistency": "一致性 = {agreed:g}（{backing}）{terms} = {value:.1f}",
+        "corroborated": "两个以上站点",
+        "single": "单一站点",
+        "penalty": "- {points:g}（{id}：{why}）",
+        "why_error": "无法解释",
+        "why_scope": "版本或场景不同，按一半计",
+        "why_time": "前后变化但不知哪方为当前状态，按一半计",
+        "why_settled": "已被较新的来源取代，不计",
     },
 }
 
@@ -185,7 +233,9 @@ def score_cell(
     if not claims:
         return ScoreCell(option=option, dimension=dimension, missing=True)
     text = text_for(language)
-    judged, status = judgement(claims, sources), status_of(claims, sources)
+    old = superseded(contradictions)
+    current = [c for c in claims if c.id not in old]  # what the cell says about today
+    judged, status = judgement(current, sources), status_of(current, sources)
     parts = _parts(claims, sources, contradictions, today, judged, status)
     return ScoreCell(
         option=option,
@@ -197,10 +247,13 @@ def score_cell(
         prior_weight=PRIOR_WEIGHT,
         sites=len(site_weights(claims, sources)),
         capped_by=status.capping.id if status.capping else None,
+        superseded=[c.id for c in claims if c.id in old],
         notes=[
             judged.explain(text),
+            *_superseded_notes(claims, old, sources, text),
             *_standing_notes(claims, sources, text),
             *_status_notes(status, sources, text),
+            *_consistency_notes(claims, sources, contradictions, parts["consistency"], text),
         ],
         **parts,
     )
@@ -358,7 +411,7 @@ def _status_notes(
         line = text["capped"].format(
             site=sources[said.source_id].site,
             option=said.option,
-            quote=short(said.quote),
+            quote=whole(said.quote),
             base=STATUS_BASE_CAP,
             score=STATUS_SCORE_CAP,
         )
@@ -367,9 +420,15 @@ def _status_notes(
     newer = info.published.isoformat() if info.published else ""
     return [
         text["revived"].format(
-            site=info.site, newer=newer, option=said.option, quote=short(said.quote)
+            site=info.site, newer=newer, option=said.option, quote=whole(said.quote)
         )
     ]
+
+
+def whole(quote: str) -> str:
+    """The quote as the source has it, so a report can print it; cut only when it spans
+    lines, which a Markdown list item cannot hold."""
+    return quote if "\n" not in quote.strip() else short(quote)
 
 
 def short(quote: str, limit: int = 80) -> str:
@@ -386,11 +445,119 @@ def _consistency(
     sources: dict[str, SourceInfo],
     contradictions: list[Contradiction],
 ) -> float:
-    ids = {c.id for c in claims}
-    disputed = sum(1 for x in contradictions if x.a.claim_id in ids or x.b.claim_id in ids)
+    penalty = sum(CONTRADICTION_PENALTY * weight(x) for x in touching(claims, contradictions))
+    return _clamp(_agreed(backing, sources) - penalty)
+
+
+def _agreed(backing: list[str], sources: dict[str, SourceInfo]) -> float:
     sites = {sources[s].site for s in backing}
-    agreed = CORROBORATED if len(sites) >= 2 else SINGLE_SITE
-    return _clamp(agreed - CONTRADICTION_PENALTY * disputed)
+    return CORROBORATED if len(sites) >= 2 else SINGLE_SITE
+
+
+def touching(claims: list[Claim], contradictions: list[Contradiction]) -> list[Contradiction]:
+    """The contradictions that involve one of these claims, on either side."""
+    ids = {c.id for c in claims}
+    return [x for x in contradictions if ids & (side_claims(x, "a") | side_claims(x, "b"))]
+
+
+def side_claims(x: Contradiction, side: str) -> set[str]:
+    """The claim ids on one side: its main claim and the other pages siding with it."""
+    main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
+    return {main.claim_id, *(s.claim_id for s in also)}
+
+
+def current_side(x: Contradiction) -> str | None:
+    """ "a" or "b" when the difference is a change over time and the side holding the claim
+    that describes today is known."""
+    if x.cause != "time" or x.current is None:
+        return None
+    return next((side for side in ("a", "b") if x.current in side_claims(x, side)), None)
+
+
+def settled(x: Contradiction) -> bool:
+    return current_side(x) is not None
+
+
+def weight(x: Contradiction) -> float:
+    """How much a contradiction counts against consistency: nothing once a later source
+    settles it, half when time or scope may explain it, in full otherwise."""
+    if settled(x):
+        return 0.0
+    return CAUSE_WEIGHT.get(x.cause or "error", 1.0)
+
+
+def superseded(contradictions: list[Contradiction]) -> dict[str, Contradiction]:
+    """Claim id -> the contradiction whose later source supersedes it."""
+    old: dict[str, Contradiction] = {}
+    for x in contradictions:
+        side = current_side(x)
+        if side is not None:
+            for claim_id in side_claims(x, "b" if side == "a" else "a"):
+                old.setdefault(claim_id, x)
+    return old
+
+
+def _superseded_notes(
+    claims: list[Claim],
+    old: dict[str, Contradiction],
+    sources: dict[str, SourceInfo],
+    text: dict[str, str],
+) -> list[str]:
+    by_contradiction: dict[str, list[Claim]] = {}
+    for claim in claims:
+        if claim.id in old:
+            by_contradiction.setdefault(old[claim.id].id, []).append(claim)
+    notes = []
+    for x_id, gone in by_contradiction.items():
+        x = old[gone[0].id]
+        current = x.a if current_side(x) == "a" else x.b
+        if x.current not in (x.a.claim_id, x.b.claim_id):
+            current = next(s for s in (*x.a_also, *x.b_also) if s.claim_id == x.current)
+        key = "superseded_one" if len(gone) == 1 else "superseded"
+        notes.append(
+            text[key].format(
+                claims=", ".join(c.id for c in gone),
+                sites=", ".join(dict.fromkeys(_site(c.source_id, sources) for c in gone)),
+                contradiction=x_id,
+                current=current.claim_id,
+                current_site=_site(current.source_id, sources),
+            )
+        )
+    return notes
+
+
+def _site(source_id: str, sources: dict[str, SourceInfo]) -> str:
+    info = sources.get(source_id)
+    return info.site if info else source_id
+
+
+def _consistency_notes(
+    claims: list[Claim],
+    sources: dict[str, SourceInfo],
+    contradictions: list[Contradiction],
+    value: float,
+    text: dict[str, str],
+) -> list[str]:
+    """Only when a contradiction touches the cell: what each one took off, and why."""
+    found = touching(claims, contradictions)
+    if not found:
+        return []
+    backing = list(source_standings(claims, sources))
+    agreed = _agreed(backing, sources)
+    terms = " ".join(
+        text["penalty"].format(
+            points=round(CONTRADICTION_PENALTY * weight(x), 1), id=x.id, why=_why(x, text)
+        )
+        for x in found
+    )
+    label = text["corroborated" if agreed == CORROBORATED else "single"]
+    return [text["consistency"].format(agreed=agreed, backing=label, terms=terms, value=value)]
+
+
+def _why(x: Contradiction, text: dict[str, str]) -> str:
+    if settled(x):
+        return text["why_settled"]
+    return text.get(f"why_{x.cause}", text["why_error"])
 
 
 # --- totals and ranking -------------------------------------------------------------------

@@ -153,6 +153,44 @@ def test_the_method_is_written_in_chinese_for_a_chinese_question() -> None:
     )
 
 
+def with_cause(cause: str | None, current: Claim | None = None) -> Crosscheck:
+    return CROSSCHECK.model_copy(
+        update={"contradictions": [contradiction(MIT, BSL, cause, current=current)]}
+    )
+
+
+def test_a_licence_change_settled_by_a_later_source_does_not_lower_consistency() -> None:
+    unexplained = assessed(ranked(70.0, 50.0), with_cause("error"))
+    changed = assessed(ranked(70.0, 50.0), with_cause("time", current=BSL))
+
+    # 2 corroborated groups; the licence point now weighs 0 instead of 1
+    assert (unexplained.consistency, changed.consistency) == (50.0, 100.0)
+    assert changed.confidence > unexplained.confidence
+    assert "consistency counts 0 contradicted points in full, 0 at half" in changed.method
+    assert "and 1 not at all, superseded by a later source" in changed.method
+
+
+def test_a_difference_of_scope_lowers_consistency_half_as_much_as_an_error() -> None:
+    scope = assessed(ranked(70.0, 50.0), with_cause("scope"))
+    time_unknown = assessed(ranked(70.0, 50.0), with_cause("time"))
+
+    # 100 * (1 - 0.5 / 2) = 75
+    assert (scope.consistency, time_unknown.consistency) == (75.0, 75.0)
+    assert "1 at half, where other versions or setups" in scope.method
+
+
+def test_the_method_says_nothing_of_causes_when_every_contradiction_counts_in_full() -> None:
+    assert "contradicted points" not in assessed(ranked(70.0, 50.0), with_cause("error")).method
+
+
+def test_the_weighting_of_contradictions_is_explained_in_chinese() -> None:
+    result = assess(
+        CELLS, ranked(70.0, 50.0), with_cause("scope"), SOURCES, 1, 2, OPTIONS, TODAY, "zh"
+    )
+
+    assert "（一致性中，0 处矛盾全额计入，1 处可能由版本、场景不同或前后变化解释" in result.method
+
+
 # --- corroboration ------------------------------------------------------------------------
 
 

@@ -73,15 +73,30 @@ def fact(
     )
 
 
-def contradiction(a: Claim, b: Claim) -> Contradiction:
+def side(claim: Claim) -> ContradictionSide:
+    return ContradictionSide(claim_id=claim.id, source_id=claim.source_id, quote=claim.quote)
+
+
+def contradiction(
+    a: Claim,
+    b: Claim,
+    cause: str | None = None,
+    current: Claim | None = None,
+    a_also: tuple[Claim, ...] = (),
+    b_also: tuple[Claim, ...] = (),
+) -> Contradiction:
     return Contradiction(
         id=f"x-{a.id}-{b.id}",
         option=a.option,
         attribute=a.attribute,
         dimension=a.dimension,
-        a=ContradictionSide(claim_id=a.id, source_id=a.source_id, quote=a.quote),
-        b=ContradictionSide(claim_id=b.id, source_id=b.source_id, quote=b.quote),
+        a=side(a),
+        b=side(b),
+        a_also=[side(c) for c in a_also],
+        b_also=[side(c) for c in b_also],
         note="the sources disagree",
+        cause=cause,
+        current=current.id if current else None,
     )
 
 
@@ -345,6 +360,134 @@ def test_two_pages_on_one_site_do_not_corroborate_each_other() -> None:
     cell = score_cell("Loamdb", "perf", claims, {**SOURCES, "s4": docs}, [], TODAY)
 
     assert cell.consistency == 70.0
+
+
+# --- what explains a contradiction -------------------------------------------------------
+
+# An older review and a newer one on maintenance, and a forum post siding with the old one.
+THEN = source("t1", "comparison", date(2022, 2, 1), "old-review.example")
+NOW = source("t2", "comparison", date(2025, 4, 1), "new-review.example")
+ECHO = source("t3", "community", date(2022, 3, 1), "forum.example")
+TIMES = {s.source_id: s for s in (THEN, NOW, ECHO)}
+WAS_SLOW = stance("m1", "Loamdb", "maintenance", "t1", -1, "Loamdb releases once a year.")
+ECHOED = stance("m3", "Loamdb", "maintenance", "t3", -1, "Loamdb hardly ever ships.")
+IS_BUSY = stance("m2", "Loamdb", "maintenance", "t2", +1, "Loamdb now ships every month.")
+
+
+def maintenance(*contradictions: Contradiction, language: str = "en") -> ScoreCell:
+    claims = [WAS_SLOW, IS_BUSY, ECHOED]
+    return score_cell("Loamdb", "maintenance", claims, TIMES, list(contradictions), TODAY, language)
+
+
+def test_a_change_over_time_scores_the_current_state_alone() -> None:
+    changed = contradiction(WAS_SLOW, IS_BUSY, "time", current=IS_BUSY, a_also=(ECHOED,))
+
+    cell = maintenance(changed)
+
+    # only the newer review votes: 50 + 50 * 0.6 / 1.6 = 68.75 -> 68.8
+    assert (cell.raw_base, cell.base, cell.evidence_weight) == (100.0, 68.8, 0.6)
+    # three sites back the cell and the settled contradiction takes nothing off
+    assert cell.consistency == 100.0
+    assert cell.superseded == ["m1", "m3"]
+    assert cell.claim_ids == ["m1", "m2", "m3"]  # still listed as evidence
+    assert any(
+        n.startswith("superseded by a later source: m1, m3 (old-review.example, forum.example)")
+        and "m2 (new-review.example) describes the current state" in n
+        for n in cell.notes
+    )
+
+
+def test_without_the_change_over_time_the_old_pages_pull_the_judgement_down() -> None:
+    unexplained = contradiction(WAS_SLOW, IS_BUSY, "error", a_also=(ECHOED,))
+
+    cell = maintenance(unexplained)
+
+    # raw = 50 + 50 * (0.6 - 0.6 - 0.3) / 1.5 = 40; base = 50 - 10 * 1.5 / 2.5 = 44
+    assert (cell.raw_base, cell.base) == (40.0, 44.0)
+    assert cell.consistency == 65.0  # 100 - 35
+    assert cell.superseded == []
+
+
+def test_a_change_over_time_with_no_known_current_side_counts_half() -> None:
+    cell = maintenance(contradiction(WAS_SLOW, IS_BUSY, "time"))
+
+    assert cell.consistency == 82.5  # 100 - 17.5
+    assert cell.superseded == []
+
+
+def test_a_difference_of_scope_weighs_half_as_much_as_an_unexplained_one() -> None:
+    scope = maintenance(contradiction(WAS_SLOW, IS_BUSY, "scope"))
+    error = maintenance(contradiction(WAS_SLOW, IS_BUSY, "error"))
+    unknown = maintenance(contradiction(WAS_SLOW, IS_BUSY))
+
+    assert (scope.consistency, error.consistency, unknown.consistency) == (82.5, 65.0, 65.0)
+    assert scope.notes[-1] == (
+        "consistency = 100 (two or more sites) - 17.5 for x-m1-m2 (other versions or setups: "
+        "half) = 82.5"
+    )
+    assert error.notes[-1].endswith("- 35 for x-m1-m2 (nothing explains it) = 65.0")
+
+
+def test_a_page_siding_with_one_side_brings_the_contradiction_into_its_own_cell() -> None:
+    echo_only = score_cell(
+        "Loamdb",
+        "maintenance",
+        [ECHOED],
+        TIMES,
+        [contradiction(WAS_SLOW, IS_BUSY, "error", a_also=(ECHOED,))],
+        TODAY,
+    )
+
+    assert echo_only.consistency == 35.0  # 70 (one site) - 35
+
+
+def test_an_archived_statement_superseded_by_a_later_source_caps_nothing() -> None:
+    archived = Claim(
+        id="a1",
+        option="Loamdb",
+        dimension="maintenance",
+        attribute="maintenance",
+        kind="fact",
+        value="inactive",
+        polarity=-1,
+        source_id="t1",
+        quote="Loamdb was archived by its owners.",
+    )
+    revived = Claim(
+        id="a2",
+        option="Loamdb",
+        dimension="maintenance",
+        attribute="maintenance",
+        kind="fact",
+        value="active",
+        polarity=1,
+        source_id="t3",
+        quote="Loamdb is maintained again.",
+    )
+    # The forum post is older than the archived note, so the status rule alone would cap.
+    forum = source("t3", "community", date(2021, 1, 1), "forum.example")
+    sources = {**TIMES, "t3": forum}
+    claims = [archived, revived]
+    plain = score_cell("Loamdb", "maintenance", claims, sources, [], TODAY)
+    changed = score_cell(
+        "Loamdb",
+        "maintenance",
+        claims,
+        sources,
+        [contradiction(archived, revived, "time", current=revived)],
+        TODAY,
+    )
+
+    assert plain.capped_by == "a1"
+    assert changed.capped_by is None
+    assert changed.superseded == ["a1"]
+
+
+def test_the_superseded_note_is_written_in_the_plans_language() -> None:
+    cell = maintenance(contradiction(WAS_SLOW, IS_BUSY, "time", current=IS_BUSY), language="zh")
+
+    assert any(n.startswith("已被较新的来源取代：m1（old-review.example）") for n in cell.notes)
+    assert cell.notes[-1].startswith("一致性 = 100（两个以上站点）- 0（x-m1-m2：已被较新的来源取代")
 
 
 # --- thin evidence is shrunk toward 50 -----------------------------------------------------
