@@ -114,15 +114,27 @@ class RunArtifacts:
             read_ok=[s["url"] for s in ok],
             key_point_quotes=[kp["quote"] for s in ok for kp in s.get("key_points", [])],
             claim_quotes=[c["quote"] for c in check.get("claims", [])],
-            contradiction_texts=[
-                json.dumps(x, ensure_ascii=False) for x in check.get("contradictions", [])
-            ],
+            contradiction_texts=[_json_text(x) for x in check.get("contradictions", [])],
             report=report_path.read_text(encoding="utf-8") if report_path.exists() else "",
             quotes=_cited_quotes(check, pages),
             report_quotes=report_quotes(folder) if report_path.exists() else (0, 0),
             confidence=(decision.get("assessment") or {}).get("confidence"),
             recommendation=(decision.get("recommendation") or {}).get("option"),
         )
+
+
+def _json_text(record: dict[str, Any]) -> str:
+    # JSON writes a line break in a quote as backslash-n, which would glue an "n" to the
+    # next word ("nunder"), so whitespace inside strings is collapsed first.
+    return json.dumps(_collapse_whitespace(record), ensure_ascii=False)
+
+
+def _collapse_whitespace(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, dict):
+        return {k: _collapse_whitespace(v) for k, v in value.items()}
+    return [_collapse_whitespace(v) for v in value] if isinstance(value, list) else value
 
 
 def _stored_pages(folder: Path, notes: list[dict[str, Any]]) -> dict[str, str]:

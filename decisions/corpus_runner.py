@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tempfile
 import time
 from contextlib import ExitStack
@@ -18,6 +19,9 @@ from django.test import override_settings
 
 from decisions.corpus_quality import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
 from research.models import Run
+
+# The research command's first line names its run; other processes may add runs meanwhile.
+_RUN_LINE = re.compile(r"^Run (\S+): ", re.M)
 
 
 class CorpusRunner:
@@ -51,25 +55,31 @@ class CorpusRunner:
     def _topics(self) -> list[Path]:
         if not self.corpus.is_dir():
             raise CommandError(f"no corpus folder at {self.corpus}")
-        found = [t for t in topics(self.corpus) if not self.only or t.name in self.only]
-        if not found:
+        available = topics(self.corpus)
+        if not available:
             raise CommandError(f"{self.corpus} has no topic folders with truth.json and pages/")
-        return found
+        unknown = self.only - {t.name for t in available}
+        if unknown:
+            raise CommandError(
+                f"no topic {', '.join(sorted(unknown))} in {self.corpus}; "
+                f"its topics: {', '.join(t.name for t in available)}"
+            )
+        return [t for t in available if not self.only or t.name in self.only]
 
     def _score_topic(self, topic: Path) -> TopicScore:
         truth = load_truth(topic)
-        before = set(Run.objects.values_list("pk", flat=True))
         started = time.monotonic()
+        out = io.StringIO()
         call_command(
             "research",
             truth["question"],
             *[f"--option={o}" for o in truth["options"]],
             *[f"--dimension={d}:1" for d in truth["dimensions"]],
             f"--source=local:{topic / 'pages'}",
-            stdout=io.StringIO(),
+            stdout=out,
         )
         seconds = time.monotonic() - started
-        run = Run.objects.exclude(pk__in=before).get()
+        run = Run.objects.get(run_id=_run_id(out.getvalue()))
         folder = Path(settings.RUNS_DIR) / run.run_id
         score = score_run(topic.name, truth, RunArtifacts.load(folder))
         score.seconds = round(seconds, 2)
@@ -104,6 +114,13 @@ class CorpusRunner:
                     w(f"  {s.topic} missed fact: {miss}")
                 for miss in s.missed_contradictions:
                     w(f"  {s.topic} missed contradiction: {miss}")
+
+
+def _run_id(research_output: str) -> str:
+    match = _RUN_LINE.search(research_output)
+    if match is None:
+        raise CommandError("the research command did not name its run")
+    return match.group(1)
 
 
 def _share(part: int, whole: int) -> str:
