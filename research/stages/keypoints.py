@@ -222,8 +222,18 @@ def _judge(
     return point, score
 
 
+# "Separate from the licence question: customising X is expensive" is about customising.
+_FRAMING = re.compile(
+    r"^[^:：]*\b(?:separate from|apart from|aside from|besides|beyond|leaving aside|"
+    r"regardless of|not counting)\b[^:：]*[:：,，]\s*|^[^:：]*(?:除了|撇开|抛开|不谈)[^:：，,]*[:：，,]\s*",
+    re.I,
+)
+
+
 def best_dimension(sentence: str, dimensions: list[str]) -> str | None:
-    """The dimension whose words the sentence uses most, if any."""
+    """The dimension whose words the sentence uses most, if any; a framing clause that
+    sets a topic aside does not count for that topic."""
+    sentence = _FRAMING.sub("", sentence, count=1)
     best, best_hits = None, 0
     for dimension in dimensions:
         hits = sum(1 for k in keywords_for(dimension) if contains_term(sentence, k))

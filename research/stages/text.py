@@ -58,9 +58,14 @@ def contains_term(text: str, term: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def term_pattern(term: str) -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![A-Za-z0-9])" + re.escape(term) + r"(?:s|es|ed|d|ing)?(?![A-Za-z0-9])", re.I
+    # "customise" also matches "customising": a final e drops before -ing.
+    stem = re.escape(term[:-1]) + r"(?:e|ing)" if len(term) > 4 and term.endswith("e") else None
+    body = (
+        f"(?:{re.escape(term)}(?:s|es|ed|d|ing)?|{stem})"
+        if stem
+        else (re.escape(term) + r"(?:s|es|ed|d|ing)?")
     )
+    return re.compile(r"(?<![A-Za-z0-9])" + body + r"(?![A-Za-z0-9])", re.I)
 
 
 # Words that name an organisation in front of a product: "Apache Kafka" is also "Kafka".
