@@ -16,7 +16,9 @@ def test_the_quality_command_prints_precision_recall_and_verified_quotes():
     call_command("quality", stdout=out)
     text = out.getvalue()
     figures = re.findall(r"precision (\d\.\d\d) \| recall (\d\.\d\d)", text)
-    assert len(figures) == 6  # all / English / Chinese for both labelled sets
+    # all / English / Chinese, for both finders, on both labelled sets
+    assert len(figures) == 12
+    assert "Contradiction detection (whole sentences)" in text
     assert all(0 <= float(p) <= 1 and 0 <= float(r) <= 1 for p, r in figures)
     verified = re.findall(r"(\d+)/(\d+) quotes found verbatim", text)
     assert len(verified) == 2
