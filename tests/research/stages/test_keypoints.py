@@ -93,3 +93,18 @@ def test_calls_to_action_are_not_key_points():
     )
     points = key_points(text, ["Quillsync"], ["cost"], page_option="Quillsync")
     assert [p.quote for p in points] == ["Quillsync costs $5 per seat per month."]
+
+
+def test_a_clause_setting_a_topic_aside_does_not_file_the_sentence_under_that_topic():
+    from research.stages.keypoints import best_dimension
+
+    dims = ["licence risk", "maintenance activity", "customisation cost"]
+    assert (
+        best_dimension("Separate from the licence question: customising Loamdb is expensive.", dims)
+        == "customisation cost"
+    )
+    assert (
+        best_dimension("撇开许可证不谈，定制河图引擎的成本很高。", ["许可证风险", "定制成本"])
+        == "定制成本"
+    )
+    assert best_dimension("Loamdb was archived in 2025.", dims) == "maintenance activity"
