@@ -1,9 +1,9 @@
 from django.contrib import admin
-from django.urls import path
-from django.views.generic import RedirectView
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Until the question form exists, runs are browsed in the admin.
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("accounts/", include("research.web.account_urls")),
+    path("runs/<str:run_id>/", include("decisions.urls")),
+    path("", include("research.web.urls")),
 ]

@@ -225,7 +225,8 @@ def _judge(
 # "Separate from the licence question: customising X is expensive" is about customising.
 _FRAMING = re.compile(
     r"^[^:：]*\b(?:separate from|apart from|aside from|besides|beyond|leaving aside|"
-    r"regardless of|not counting)\b[^:：]*[:：,，]\s*|^[^:：]*(?:除了|撇开|抛开|不谈)[^:：，,]*[:：，,]\s*",
+    r"regardless of|not counting)\b[^:：]*[:：,，]\s*|"
+    r"^[^:：]*(?:除了|撇开|抛开|不谈)[^:：，,]*[:：，,]\s*",
     re.I,
 )
 

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.django_db
 def test_the_home_page_leads_to_the_sign_in(client):
     response = client.get("/", follow=True)
     assert response.status_code == 200
-    assert b"Log in" in response.content
+    assert response.redirect_chain[-1][0].startswith("/accounts/login/")
+    assert b"Sign in" in response.content
 
 
 def test_ensure_admin_creates_one_admin_with_a_random_password_printed_once(capsys):

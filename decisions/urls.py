@@ -1,0 +1,5 @@
+"""Report pages of one run, under /runs/<run_id>/."""
+
+app_name = "decisions"
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""The web pages of the pipeline side: question form, runs list, run page, artifacts."""
