@@ -65,9 +65,9 @@ _TEXT = {
         },
         "formula": "confidence = {terms} = {raw:.1f}",
         "contradicted": (
-            " (consistency counts {full} contradicted points in full, {half} at half, where "
-            "other versions or setups or a change over time may explain them, and {settled} "
-            "not at all, superseded by a later source)"
+            " (contradicted points behind consistency: {full} counted in full; {half} at half, "
+            "as other versions or setups or a change over time may explain them; {settled} not "
+            "at all, superseded by a later source)"
         ),
         "support": (
             "; corroboration is {c:.1f} (the share of scored cells backed by two or more "

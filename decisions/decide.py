@@ -12,10 +12,11 @@ from datetime import date
 
 from decisions.assessment import assess
 from decisions.missing import Reading, explain_gaps, missing_information
-from decisions.scoring import SourceInfo, rank, score_cell, source_infos, total
+from decisions.scoring import SourceInfo, rank, score_cell, source_infos, superseded, total
 from research.artifacts import (
     Candidates,
     Claim,
+    Contradiction,
     Crosscheck,
     Decision,
     Filtered,
@@ -82,7 +83,9 @@ def verify_quotes(crosscheck: Crosscheck, pages: dict[str, str], ctx: StageConte
             )
     ids = {c.id for c in kept}
     contradictions = [
-        x for x in crosscheck.contradictions if x.a.claim_id in ids and x.b.claim_id in ids
+        _verified_sides(x, ids)
+        for x in crosscheck.contradictions
+        if x.a.claim_id in ids and x.b.claim_id in ids
     ]
     consensus = [
         k.model_copy(update={"claim_ids": [i for i in k.claim_ids if i in ids]})
@@ -96,6 +99,18 @@ def verify_quotes(crosscheck: Crosscheck, pages: dict[str, str], ctx: StageConte
         }
     )
     return Verified(result, len(crosscheck.claims), len(crosscheck.claims) - len(kept))
+
+
+def _verified_sides(x: Contradiction, ids: set[str]) -> Contradiction:
+    """Only pages whose quote was found stand on a side; a current claim that was not found
+    leaves the change over time without a known current side."""
+    return x.model_copy(
+        update={
+            "a_also": [s for s in x.a_also if s.claim_id in ids],
+            "b_also": [s for s in x.b_also if s.claim_id in ids],
+            "current": x.current if x.current in ids else None,
+        }
+    )
 
 
 def decide(
@@ -113,6 +128,7 @@ def decide(
     check = verified.crosscheck
     sources = source_infos(notes, plan.options, language)
     _log_sources(sources, ctx)
+    _log_superseded(check, ctx)
     reading = Reading(notes, filtered, plan.limits.max_pages)
     cells = explain_gaps(_matrix(plan, check, sources, today), reading, language)
     weights = {d.name: d.weight for d in plan.dimensions}
@@ -167,6 +183,21 @@ def _log_sources(sources: dict[str, SourceInfo], ctx: StageContext) -> None:
             interested=graded.interested if graded else False,
             why=graded.why if graded else "",
         )
+
+
+def _log_superseded(check: Crosscheck, ctx: StageContext) -> None:
+    by_contradiction: dict[str, list[str]] = {}
+    for claim_id, x in superseded(check.contradictions).items():
+        by_contradiction.setdefault(x.id, []).append(claim_id)
+    for x in check.contradictions:
+        if x.id in by_contradiction:
+            ctx.record(
+                "claims_superseded",
+                contradiction=x.id,
+                current=x.current,
+                claim_ids=sorted(by_contradiction[x.id]),
+                reason="superseded by a later source: left out of base and consistency",
+            )
 
 
 def _rounded(value: float | None) -> float | None:

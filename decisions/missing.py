@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from decisions.assessment import cell_support, evidence, options_with_primary
-from decisions.scoring import SourceInfo, short, years_before
+from decisions.scoring import SourceInfo, current_side, short, years_before
 from research.artifacts import (
     Candidate,
     Claim,
@@ -51,6 +51,11 @@ _TEXT = {
         "no_primary": "No primary source (official site, repository or specification) for {o}",
         "disagree": "Sources disagree on {o}'s {subject}: {said}; a primary, current statement "
         "would settle it",
+        "changed": "Sources disagree on {o}'s {subject}, likely a change over time: {said}; the "
+        "project's own current statement would confirm it",
+        "scoped": "Sources disagree on {o}'s {subject}, likely for different versions or setups: "
+        "{said}; a source naming the version or setup you would use would settle it",
+        "then_now": "{a} earlier, {b} now",
         "overall": "overall merit",
         "labels": {"latest_version": "latest version", "last_commit": "last commit"},
         "vs": "{a} vs {b}",
@@ -78,6 +83,11 @@ _TEXT = {
         "为每项补充一份独立评测或一手来源可以提高置信度",
         "no_primary": "{o}没有一手来源（官方网站、代码仓库或规范）",
         "disagree": "各来源对{o}的{subject}说法不一：{said}；一份一手的最新说明可以澄清",
+        "changed": "各来源对{o}的{subject}说法不一，可能是前后变化：{said}；"
+        "项目官方的最新说明可以确认",
+        "scoped": "各来源对{o}的{subject}说法不一，可能针对不同的版本或场景：{said}；"
+        "一份写明所用版本或场景的来源可以澄清",
+        "then_now": "此前为{a}，现为{b}",
         "overall": "总体评价",
         "labels": {
             "licence": "许可证",
@@ -247,18 +257,26 @@ def _thin(
 
 
 def _disagreement(contradiction: Contradiction, claims: dict[str, Claim], text: dict) -> str:
-    a, b = (claims.get(side.claim_id) for side in (contradiction.a, contradiction.b))
+    x = contradiction
+    a, b = (claims.get(side.claim_id) for side in (x.a, x.b))
     if a is None or b is None or a.kind != "fact" or b.kind != "fact":
         # Stances and whole statements have no short value: the sources' own words show it.
-        subject = contradiction.dimension or text["overall"]
-        said = text["vs"].format(
-            a=f'"{short(contradiction.a.quote)}"', b=f'"{short(contradiction.b.quote)}"'
-        )
+        subject = x.dimension or text["overall"]
+        said = (f'"{short(x.a.quote)}"', f'"{short(x.b.quote)}"')
     else:
         labels = text["labels"]
         subject = labels.get(a.attribute, a.attribute.replace("_", " "))
-        said = text["vs"].format(a=labels.get(a.value, a.value), b=labels.get(b.value, b.value))
-    return text["disagree"].format(o=contradiction.option, subject=subject, said=said)
+        said = (labels.get(a.value, a.value), labels.get(b.value, b.value))
+    side = current_side(x)
+    if side is not None:  # the earlier state first, then today's
+        earlier, now = said if side == "b" else said[::-1]
+        return text["changed"].format(
+            o=x.option, subject=subject, said=text["then_now"].format(a=earlier, b=now)
+        )
+    key = "scoped" if x.cause == "scope" else "disagree"
+    return text[key].format(
+        o=x.option, subject=subject, said=text["vs"].format(a=said[0], b=said[1])
+    )
 
 
 def _unreadable(notes: Notes, text: dict) -> list[str]:

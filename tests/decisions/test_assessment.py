@@ -166,8 +166,8 @@ def test_a_licence_change_settled_by_a_later_source_does_not_lower_consistency()
     # 2 corroborated groups; the licence point now weighs 0 instead of 1
     assert (unexplained.consistency, changed.consistency) == (50.0, 100.0)
     assert changed.confidence > unexplained.confidence
-    assert "consistency counts 0 contradicted points in full, 0 at half" in changed.method
-    assert "and 1 not at all, superseded by a later source" in changed.method
+    assert "(contradicted points behind consistency: 0 counted in full; 0 at half" in changed.method
+    assert "; 1 not at all, superseded by a later source)" in changed.method
 
 
 def test_a_difference_of_scope_lowers_consistency_half_as_much_as_an_error() -> None:
@@ -176,7 +176,7 @@ def test_a_difference_of_scope_lowers_consistency_half_as_much_as_an_error() -> 
 
     # 100 * (1 - 0.5 / 2) = 75
     assert (scope.consistency, time_unknown.consistency) == (75.0, 75.0)
-    assert "1 at half, where other versions or setups" in scope.method
+    assert "1 at half, as other versions or setups" in scope.method
 
 
 def test_the_method_says_nothing_of_causes_when_every_contradiction_counts_in_full() -> None:

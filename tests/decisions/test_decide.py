@@ -10,6 +10,8 @@ from decisions.decide import decide, verify_quotes
 from research.artifacts import (
     Candidates,
     Claim,
+    Contradiction,
+    ContradictionSide,
     Crosscheck,
     Decision,
     Dimension,
@@ -46,6 +48,7 @@ class Run:
     pages: list[Page] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     unread: list[KeptCandidate] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
     max_pages: int = 8
     ctx: StageContext = field(default_factory=StageContext)
 
@@ -94,7 +97,9 @@ class Run:
             p.source_id: " ".join(c.quote for c in self.claims if c.source_id == p.source_id)
             for p in self.pages
         }
-        check = Crosscheck(claims=self.claims, consensus=[], contradictions=[], gaps=[])
+        check = Crosscheck(
+            claims=self.claims, consensus=[], contradictions=self.contradictions, gaps=[]
+        )
         verified = verify_quotes(check, texts, self.ctx)
         return decide(
             plan, self.notes(), self.candidates(), verified, 65, self.ctx, TODAY, self.filtered()
@@ -192,6 +197,63 @@ def test_the_log_says_who_wrote_each_source_and_every_input_to_every_cell() -> N
     for key in ("base", "raw_base", "evidence_weight", "prior_weight", "sites", "notes"):
         assert key in scored
     assert scored["strength"] == 30.0
+
+
+def side(claim: Claim) -> ContradictionSide:
+    return ContradictionSide(claim_id=claim.id, source_id=claim.source_id, quote=claim.quote)
+
+
+def changed_speed(run: Run, current: str) -> Contradiction:
+    quick, slow, echo = run.claims
+    return Contradiction(
+        id="x01",
+        option="Orchardkv",
+        attribute="stance",
+        dimension="speed",
+        a=side(quick),
+        b=side(slow),
+        b_also=[side(echo)],
+        note="",
+        cause="time",
+        current=current,
+    )
+
+
+def speed_run() -> Run:
+    return (
+        Run(["Orchardkv"], ["speed"])
+        .page("p1", "https://kv-bench.example.org/2025", "Key-value stores in 2025")
+        .page("p2", "https://kv-notes.example.net/2021", "Key-value notes", published="2021-04-01")
+        .page("p3", "https://forum.example.com/t/orchardkv/3", "Orchardkv speed")
+        .says("p1", "Orchardkv", "speed", "Orchardkv answers reads in a millisecond.", +1)
+        .says("p2", "Orchardkv", "speed", "Orchardkv is sluggish on reads.", -1)
+        .says("p3", "Orchardkv", "speed", "Orchardkv felt sluggish to us too.", -1)
+    )
+
+
+def test_the_log_names_the_claims_a_later_source_supersedes() -> None:
+    run = speed_run()
+    run.contradictions = [changed_speed(run, current="c001")]
+
+    decision = run.decide()
+
+    event = next(e for e in run.ctx.events if e["event"] == "claims_superseded")
+    assert (event["contradiction"], event["current"]) == ("x01", "c001")
+    assert event["claim_ids"] == ["c002", "c003"]
+    assert "superseded by a later source" in event["reason"]
+    assert decision.matrix[0].superseded == ["c002", "c003"]
+
+
+def test_only_pages_whose_quote_was_found_stand_on_a_side_of_a_contradiction() -> None:
+    run = speed_run()
+    x = changed_speed(run, current="c003")
+    check = Crosscheck(claims=run.claims, consensus=[], contradictions=[x], gaps=[])
+    pages = {"p1": run.claims[0].quote, "p2": run.claims[1].quote, "p3": "a different text"}
+
+    kept = verify_quotes(check, pages, run.ctx).crosscheck.contradictions[0]
+
+    assert kept.b_also == []
+    assert kept.current is None  # its claim was not found, so which side is current is unknown
 
 
 # --- gaps ---------------------------------------------------------------------------------

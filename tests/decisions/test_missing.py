@@ -5,6 +5,7 @@ from datetime import date
 from decisions.missing import Reading, explain_gaps, gap_reason, missing_information
 from decisions.scoring import source_infos
 from research.artifacts import (
+    Contradiction,
     Crosscheck,
     Filtered,
     KeptCandidate,
@@ -274,6 +275,36 @@ def test_a_status_disagreement_is_reported_in_chinese_words() -> None:
 
     assert lines == [
         "各来源对Tessera的维护状态说法不一：仍在维护 与 已停止维护；一份一手的最新说明可以澄清"
+    ]
+
+
+def disagreement(x: Contradiction, language: str = "en") -> list[str]:
+    claims = [MIT, BSL]
+    crosscheck = Crosscheck(claims=claims, consensus=[], contradictions=[x], gaps=[])
+    return missing_information(
+        [], crosscheck, SOURCES, Notes(sources=[]), [], today=TODAY, language=language
+    )
+
+
+def test_a_licence_change_is_reported_as_a_change_with_the_earlier_value_first() -> None:
+    changed_to_bsl = contradiction(MIT, BSL, "time", current=BSL)
+    changed_to_mit = contradiction(BSL, MIT, "time", current=BSL)
+
+    expected = [
+        "Sources disagree on Loamdb's licence, likely a change over time: MIT earlier, BSL now;"
+        " the project's own current statement would confirm it"
+    ]
+    assert disagreement(changed_to_bsl) == expected
+    assert disagreement(changed_to_mit) == expected
+    assert disagreement(changed_to_bsl, "zh") == [
+        "各来源对Loamdb的许可证说法不一，可能是前后变化：此前为MIT，现为BSL；项目官方的最新说明可以确认"
+    ]
+
+
+def test_a_difference_of_scope_asks_for_the_version_in_use() -> None:
+    assert disagreement(contradiction(MIT, BSL, "scope")) == [
+        "Sources disagree on Loamdb's licence, likely for different versions or setups: MIT vs"
+        " BSL; a source naming the version or setup you would use would settle it"
     ]
 
 
