@@ -67,17 +67,33 @@ _EN: dict[str, str] = {
     "contradiction_stance": "{a} judges it {a_value}; {b} judges it {b_value}",
     "contradiction_plain": "{a} and {b} disagree",
     "contradiction_where": "`{id}`, one of {count} under {section}",
-    "cause_time": "Likely a change over time: {current} describes the current state.",
-    "cause_time_unknown": "Likely a change over time.",
-    "cause_scope": "They likely describe different versions or setups.",
-    "cause_error": "Nothing explains the difference, so one of them is likely wrong.",
+    "cause_time": "Likely a change over time: sources {earlier} describe an earlier state; "
+    "{current} the current one.",
+    "cause_time_one": "Likely a change over time: source {earlier} describes an earlier state; "
+    "{current} the current one.",
+    "cause_time_current": "Likely a change over time: {current} describes the current state.",
+    "cause_time_unknown": "Likely a change over time, though not which side is current.",
+    "cause_scope": "Likely a difference of scope: {a} and {b} measure different versions or "
+    "setups, so both may hold.",
+    "cause_error": "Nothing explains the difference, so one of them is likely wrong or out of "
+    "date.",
+    "cause_error_stronger": "Nothing explains the difference, so one of them is likely wrong or "
+    "out of date; the stronger source is {stronger} (it counts {strong}, against {weak} for "
+    "{weaker}).",
+    "cause_error_even": "Nothing explains the difference, so one of them is likely wrong or out "
+    "of date; neither source is stronger (both count {strength}).",
+    "side_a": "{count} pages on one side: {cites}",
+    "side_a_one": "{count} page on one side: {cites}",
+    "side_b": "{count} pages on the other side: {cites}",
+    "side_b_one": "{count} page on the other side: {cites}",
+    "side_counts": " (pages on each side: {a} and {b})",
     "sentence_sep": " ",
     "contradiction_where_one": "`{id}`, the only one found; both quotes under {section}",
     "colon": ": ",
     "total_item": "{rank}. {option}: {total}",
     "item_sep": "; ",
     "option_line": "- **{name}** ({origin}): {detail}",
-    "contradiction_line": "- **{option}, {topic}** (`{id}`): {note}{cause}",
+    "contradiction_line": "- **{option}, {topic}** (`{id}`): {said}.{cause}",
     "consensus_line": "- **{option}, {topic} = {value}**: {agree}",
     # reasons
     "reason_total": "{option} has the highest weighted total, {total}/100, with evidence on "
@@ -134,6 +150,10 @@ _EN: dict[str, str] = {
     "label_stance": "{value} on {dimension}",
     "label_fact": "{attribute}: {value}",
     "label_statement": "statement on {attribute}",
+    "superseded_mark": ", superseded by a later source (`{id}`)",
+    "capped_mark": " (capped)",
+    "capped_by": " · capped by `{claim}`: the project is no longer maintained",
+    "scoring_notes": "How it was scored:",
     # contradictions and consensus
     "contradictions": "Contradictions",
     "consensus": "Consensus",
@@ -156,6 +176,9 @@ _EN: dict[str, str] = {
     "consistency": "consistency",
     "timeliness": "timeliness",
     "verifiability": "verifiability",
+    "corroboration": "corroboration (share of scored cells backed by two or more independent "
+    "sites)",
+    "not_recorded": "not recorded",
     "how_computed": "How it was computed: {method}",
     "verified": "All {count} claims in this report were checked to appear verbatim in the "
     "stored text of the source they cite: {cites}.",
@@ -165,6 +188,13 @@ _EN: dict[str, str] = {
     "not_verified_unread": "No quote could be verified.",
     "missing_information": "Missing information:",
     "nothing_noted": "Nothing noted.",
+    "not_read": "Kept but not read: {count} pages passed the filter but lay beyond the reading "
+    "budget of {budget} pages. What they say is unknown, which is not the same as not found in "
+    "what was read:",
+    "not_read_one": "Kept but not read: {count} page passed the filter but lay beyond the "
+    "reading budget of {budget} pages. What it says is unknown, which is not the same as not "
+    "found in what was read:",
+    "not_read_none": "Kept but not read: none; every kept page was read or tried.",
     # sources
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · published {published} · "
     "stored extract: [{page}]({page})",
@@ -201,17 +231,29 @@ _ZH: dict[str, str] = {
     "contradiction_stance": "{a} 的评价为{a_value}，{b} 的评价为{b_value}",
     "contradiction_plain": "{a} 与 {b} 说法不一",
     "contradiction_where": "`{id}`，共 {count} 处，见“{section}”",
-    "cause_time": "可能是前后变化：{current} 描述的是当前状态。",
-    "cause_time_unknown": "可能是前后变化。",
-    "cause_scope": "两者可能针对不同的版本或场景。",
-    "cause_error": "无法解释这一差异，其中一方可能有误。",
+    "cause_time": "可能是前后变化：来源 {earlier} 描述的是较早的状态，{current} 描述的是当前状态。",
+    "cause_time_one": "可能是前后变化：来源 {earlier} 描述的是较早的状态，{current} "
+    "描述的是当前状态。",
+    "cause_time_current": "可能是前后变化：{current} 描述的是当前状态。",
+    "cause_time_unknown": "可能是前后变化，但无法判断哪一方是当前状态。",
+    "cause_scope": "可能是范围不同：{a} 与 {b} 针对的是不同的版本或场景，两者可能都成立。",
+    "cause_error": "无法解释这一差异，其中一方可能有误或已过时。",
+    "cause_error_stronger": "无法解释这一差异，其中一方可能有误或已过时；较强的来源是 {stronger}"
+    "（按 {strong} 计，{weaker} 按 {weak} 计）。",
+    "cause_error_even": "无法解释这一差异，其中一方可能有误或已过时；两方来源强度相同（均按 "
+    "{strength} 计）。",
+    "side_a": "一方 {count} 个页面：{cites}",
+    "side_a_one": "一方 {count} 个页面：{cites}",
+    "side_b": "另一方 {count} 个页面：{cites}",
+    "side_b_one": "另一方 {count} 个页面：{cites}",
+    "side_counts": "（双方页面数：{a} 与 {b}）",
     "sentence_sep": "",
     "contradiction_where_one": "`{id}`，仅此一处，原文见“{section}”",
     "colon": "：",
     "total_item": "{rank}. {option}：{total}",
     "item_sep": "；",
     "option_line": "- **{name}**（{origin}）：{detail}",
-    "contradiction_line": "- **{option}，{topic}**（`{id}`）：{note}{cause}",
+    "contradiction_line": "- **{option}，{topic}**（`{id}`）：{said}。{cause}",
     "consensus_line": "- **{option}，{topic} = {value}**：{agree}",
     "reason_total": "{option}的加权总分最高，为 {total}/100，{dimensions} 个维度中有 {covered} "
     "个有证据（{cites}）。",
@@ -263,6 +305,10 @@ _ZH: dict[str, str] = {
     "label_stance": "对{dimension}的评价：{value}",
     "label_fact": "{attribute}：{value}",
     "label_statement": "关于{attribute}的陈述",
+    "superseded_mark": "，已被较新的来源取代（`{id}`）",
+    "capped_mark": "（封顶）",
+    "capped_by": " · 因 `{claim}` 封顶：该项目已不再维护",
+    "scoring_notes": "评分过程：",
     "contradictions": "矛盾",
     "consensus": "共识",
     "topic_stance": "对{dimension}的评价",
@@ -282,6 +328,8 @@ _ZH: dict[str, str] = {
     "consistency": "一致性",
     "timeliness": "时效性",
     "verifiability": "可核实性",
+    "corroboration": "佐证度（由两个以上独立站点支持的已评分单元格所占比例）",
+    "not_recorded": "未记录",
     "how_computed": "计算方法：{method}",
     "verified": "本报告中的全部 {count} 条主张均已核对，确认逐字出现在所引来源的存储文本中："
     "{cites}。",
@@ -291,6 +339,11 @@ _ZH: dict[str, str] = {
     "not_verified_unread": "没有可以核实的引文。",
     "missing_information": "缺失信息：",
     "nothing_noted": "无。",
+    "not_read": "保留但未阅读：有 {count} 个页面通过了筛选，但超出了 {budget} 页的阅读上限。"
+    "这些页面的内容未知，这与“在已读页面中没有找到”不同：",
+    "not_read_one": "保留但未阅读：有 {count} 个页面通过了筛选，但超出了 {budget} 页的阅读上限。"
+    "该页面的内容未知，这与“在已读页面中没有找到”不同：",
+    "not_read_none": "保留但未阅读：无；每个保留的页面都已阅读或尝试读取。",
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · 发布于 {published} · "
     "存储摘录：[{page}]({page})",
     "unknown": "未知",

@@ -7,11 +7,12 @@ only verbatim, next to their citation, by the template.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from decisions.assessment import CLOSE_RACE
+from decisions.scoring import current_side
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -183,11 +184,72 @@ def describe(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int]
     return Say(key, params | {"a_value": a.value, "b_value": b.value})
 
 
-def cause(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int]) -> Say | None:
-    """Why the sources may differ, as cross-validation judged it."""
+def side_sources(x: Contradiction, side: str) -> list[str]:
+    """The pages on one side of a contradiction: its own, then those siding with it."""
+    main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
+    return list(dict.fromkeys(s.source_id for s in (main, *also)))
+
+
+def _cites(source_ids: list[str], numbers: dict[str, int]) -> str:
+    return ", ".join(f"[{n}]" for n in sorted({numbers[s] for s in source_ids if s in numbers}))
+
+
+def cause(
+    x: Contradiction,
+    claims: dict[str, Claim],
+    numbers: dict[str, int],
+    strength: Mapping[str, float] | None = None,
+) -> Say | None:
+    """Why the sources may differ, as cross-validation judged it, in the reader's terms:
+    which pages describe the earlier and which the current state; that they measure
+    different things; or that one is likely wrong, and which source counts for more.
+    `strength` gives each claim's standing (decisions.scoring.standing), by claim id."""
     if x.cause == "time":
-        current = claims.get(x.current or "")
-        if current is not None and current.source_id in numbers:
-            return Say("cause_time", {"current": f"[{numbers[current.source_id]}]"})
-        return Say("cause_time_unknown")
-    return Say(f"cause_{x.cause}") if x.cause else None
+        return _changed(x, claims, numbers)
+    if x.cause == "scope":
+        a, b = (_cites(side_sources(x, side), numbers) for side in ("a", "b"))
+        return Say("cause_scope", {"a": a, "b": b})
+    if x.cause == "error":
+        return _stronger(x, strength or {}, numbers)
+    return None
+
+
+def _changed(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int]) -> Say:
+    side = current_side(x)
+    if side is not None:
+        earlier = [s for s in side_sources(x, "b" if side == "a" else "a") if s in numbers]
+        params = {"earlier": _cites(earlier, numbers), "count": len(earlier)}
+        return Say("cause_time", params | {"current": _cites(side_sources(x, side), numbers)})
+    current = claims.get(x.current or "")
+    if current is not None and current.source_id in numbers:
+        return Say("cause_time_current", {"current": f"[{numbers[current.source_id]}]"})
+    return Say("cause_time_unknown")
+
+
+def _stronger(x: Contradiction, strength: Mapping[str, float], numbers: dict[str, int]) -> Say:
+    a, b = (_best(x, side, strength, numbers) for side in ("a", "b"))
+    if a is None or b is None:
+        return Say("cause_error")
+    if a[0] == b[0]:
+        return Say("cause_error_even", {"strength": f"{a[0]:g}"})
+    (strong, stronger), (weak, weaker) = (a, b) if a[0] > b[0] else (b, a)
+    return Say(
+        "cause_error_stronger",
+        {"stronger": stronger, "strong": f"{strong:g}", "weaker": weaker, "weak": f"{weak:g}"},
+    )
+
+
+def _best(
+    x: Contradiction, side: str, strength: Mapping[str, float], numbers: dict[str, int]
+) -> tuple[float, str] | None:
+    """The strongest page on one side, as (its standing, its citation)."""
+    main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
+    ranked = [
+        (strength[s.claim_id], -numbers[s.source_id])
+        for s in (main, *also)
+        if s.claim_id in strength and s.source_id in numbers
+    ]
+    if not ranked:
+        return None
+    value, page = max(ranked)
+    return value, f"[{-page}]"

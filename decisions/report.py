@@ -19,8 +19,17 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from decisions import narrative
 from decisions.i18n import HEADINGS, Strings
-from decisions.scoring import WEIGHTS
-from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan, ScoreCell
+from decisions.scoring import WEIGHTS, source_infos, standing, superseded
+from research.artifacts import (
+    Claim,
+    Contradiction,
+    Crosscheck,
+    Decision,
+    Filtered,
+    Notes,
+    Plan,
+    ScoreCell,
+)
 from research.stages.sourcekind import classify
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "reports"
@@ -84,6 +93,8 @@ def _context(
     d = data.decision
     cite = _citer(numbers)
     low = d.assessment.confidence < d.threshold
+    strength = _strengths(data, claims)
+    old = superseded(data.crosscheck.contradictions)
     return {
         "t": t,
         "question": data.plan.question,
@@ -106,10 +117,10 @@ def _context(
         "options": _options(data, cite, t),
         "dimensions": _dimensions(data, cite),
         "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
-        "cells": [_cell(c, claims, numbers, cite, t) for c in d.matrix],
+        "cells": [_cell(c, claims, numbers, cite, old, t) for c in d.matrix],
         "ranking": d.ranking,
         "contradictions": [
-            _contradiction(x, claims, numbers, t) for x in data.crosscheck.contradictions
+            _contradiction(x, claims, numbers, strength, t) for x in data.crosscheck.contradictions
         ],
         "consensus": [_consensus(k, claims, numbers, t) for k in data.crosscheck.consensus],
         "rec": d.recommendation,
@@ -118,9 +129,12 @@ def _context(
             t.say(s.key, s.params)
             for s in narrative.reasons(d, data.plan, claims, cite, list(numbers))
         ],
-        "top": _top_contradiction(data, claims, numbers, t),
+        "top": _top_contradiction(data, claims, numbers, strength, t),
         "rec_cites": _recommendation_cites(data, cite),
         "method": d.assessment.method,
+        "corroboration": _number(d.assessment.corroboration, t),
+        "not_read": d.not_read,
+        "budget": data.plan.limits.max_pages,
         "verified_line": _verified_line(data, cite, t),
     }
 
@@ -139,8 +153,26 @@ def _rec_line(d: Decision, low: bool, t: Strings) -> str:
     return t("provisional" if low else "recommendation", option=d.recommendation.option)
 
 
+def _strengths(data: ReportInput, claims: dict[str, Claim]) -> dict[str, float]:
+    """Claim id -> how much its source counts for it, as the scores count it."""
+    infos = source_infos(data.notes, data.plan.options, data.plan.language)
+    return {
+        c.id: standing(c, infos[c.source_id]).strength
+        for c in claims.values()
+        if c.source_id in infos
+    }
+
+
+def _number(value: float | None, t: Strings) -> str:
+    return t("not_recorded") if value is None else f"{value:.1f}"
+
+
 def _top_contradiction(
-    data: ReportInput, claims: dict[str, Claim], numbers: dict[str, int], t: Strings
+    data: ReportInput,
+    claims: dict[str, Claim],
+    numbers: dict[str, int],
+    strength: dict[str, float],
+    t: Strings,
 ) -> str:
     found = data.crosscheck.contradictions
     x = narrative.top_contradiction(found, data.decision, data.plan, claims)
@@ -148,20 +180,37 @@ def _top_contradiction(
         if not numbers:
             return t("top_contradiction_unread")
         return t("top_contradiction_none", cites=", ".join(f"[{n}]" for n in numbers.values()))
-    said = narrative.describe(x, claims, numbers)
     where = t("contradiction_where", id=x.id, count=len(found), section=t.heading("contradictions"))
     return t(
         "top_contradiction",
         option=x.option,
         topic=_topic_label(x.attribute, x.dimension, t),
-        said=t.say(said.key, said.params),
+        said=_said(x, claims, numbers, t),
         where=where,
-        cause=_cause(x, claims, numbers, t),
+        cause=_cause(x, claims, numbers, strength, t),
     )
 
 
-def _cause(x, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> str:
-    said = narrative.cause(x, claims, numbers)
+def _said(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> str:
+    """Both sides in words, and how many pages stand on each when more than one does."""
+    said = narrative.describe(x, claims, numbers)
+    text = t.say(said.key, said.params)
+    a, b = (len(_pages(x, side, numbers)) for side in ("a", "b"))
+    return text + t("side_counts", a=a, b=b) if a + b > 2 else text
+
+
+def _pages(x: Contradiction, side: str, numbers: dict[str, int]) -> list[str]:
+    return [s for s in narrative.side_sources(x, side) if s in numbers]
+
+
+def _cause(
+    x: Contradiction,
+    claims: dict[str, Claim],
+    numbers: dict[str, int],
+    strength: dict[str, float],
+    t: Strings,
+) -> str:
+    said = narrative.cause(x, claims, numbers, strength)
     return t("sentence_sep") + t.say(said.key, said.params) if said else ""
 
 
@@ -174,10 +223,16 @@ def _sources(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dic
             "site": s.site,
             "published": s.published or t("unknown"),
             "page": s.page,
-            "kind": t.kind(classify(s.final_url or s.url, s.title, data.plan.options).kind),
+            "kind": _kind(s.final_url or s.url, s.title, data.plan, t),
         }
         for s in data.notes.ok_sources()
     ]
+
+
+def _kind(url: str, title: str, plan: Plan, t: Strings) -> str:
+    """What kind of page it is; for an interested party, whose interest it is."""
+    kind = classify(url, title, plan.options, language=plan.language)
+    return kind.why if kind.interested else t.kind(kind.kind)
 
 
 def _options(data: ReportInput, cite, t: Strings) -> list[dict[str, Any]]:
@@ -203,11 +258,21 @@ def _dimensions(data: ReportInput, cite) -> list[dict[str, Any]]:
 
 
 def _cell(
-    cell: ScoreCell, claims: dict[str, Claim], numbers: dict[str, int], cite, t: Strings
+    cell: ScoreCell,
+    claims: dict[str, Claim],
+    numbers: dict[str, int],
+    cite,
+    old: dict[str, Contradiction],
+    t: Strings,
 ) -> dict[str, Any]:
     mine = [claims[i] for i in cell.claim_ids if i in claims]
     evidence = [
-        {"claim_id": c.id, "n": numbers[c.source_id], "quote": c.quote, "label": _label(c, t)}
+        {
+            "claim_id": c.id,
+            "n": numbers[c.source_id],
+            "quote": c.quote,
+            "label": _label(c, t) + (t("superseded_mark", id=old[c.id].id) if c.id in old else ""),
+        }
         for c in mine
         if c.source_id in numbers
     ]
@@ -229,19 +294,36 @@ def _topic_label(attribute: str, dimension: str | None, t: Strings) -> str:
 
 
 def _contradiction(
-    x, claims: dict[str, Claim], numbers: dict[str, int], t: Strings
+    x: Contradiction,
+    claims: dict[str, Claim],
+    numbers: dict[str, int],
+    strength: dict[str, float],
+    t: Strings,
 ) -> dict[str, Any]:
+    """Both sides in words, then each side's pages with their own words, then what the
+    difference likely means. The stage's own note stays in round_4_crosscheck.json: it is
+    written in English only."""
+    said = narrative.describe(x, claims, numbers)
     return {
         "id": x.id,
         "option": x.option,
         "topic": _topic_label(x.attribute, x.dimension, t),
-        "note": x.note,
-        "cause": _cause(x, claims, numbers, t),
-        "a_n": numbers[x.a.source_id],
-        "a_quote": x.a.quote,
-        "b_n": numbers[x.b.source_id],
-        "b_quote": x.b.quote,
+        "said": t.say(said.key, said.params),
+        "cause": _cause(x, claims, numbers, strength, t),
+        "sides": [_side(x, side, numbers, t) for side in ("a", "b")],
     }
+
+
+def _side(x: Contradiction, side: str, numbers: dict[str, int], t: Strings) -> dict[str, Any]:
+    main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
+    pages = _pages(x, side, numbers)
+    quotes = [
+        {"n": numbers[s.source_id], "quote": s.quote}
+        for s in (main, *also)
+        if s.source_id in numbers
+    ]
+    cites = ", ".join(f"[{n}]" for n in sorted({numbers[p] for p in pages}))
+    return {"label": t(f"side_{side}", count=len(pages), cites=cites), "quotes": quotes}
 
 
 def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from decisions.narrative import cause, describe, reasons, top_contradiction
+from decisions.narrative import Say, cause, describe, reasons, top_contradiction
 from research.artifacts import (
     Assessment,
     Claim,
@@ -171,13 +171,41 @@ def test_a_whole_sentence_claim_is_described_by_citation_number_alone():
     assert "a_value" not in said.params
 
 
-def test_the_cause_names_the_source_that_describes_the_current_state():
+def test_a_change_over_time_names_the_earlier_and_the_current_pages():
     x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
-    numbers = {"s2": 2, "s3": 3}
-    assert cause(x, CLAIMS, numbers) is None
     x.cause, x.current = "time", "c4"
-    assert cause(x, CLAIMS, numbers).params == {"current": "[3]"}
+    x.a_also = [side("c1")]  # a second page siding with the earlier state
+    said = cause(x, CLAIMS, {"s1": 1, "s2": 2, "s3": 3})
+    assert said.key == "cause_time"
+    assert said.params == {"earlier": "[1], [2]", "current": "[3]", "count": 2}
+    x.current = "c1"  # the current claim sides with a: b is the earlier state
+    assert cause(x, CLAIMS, {"s1": 1, "s2": 2, "s3": 3}).params["earlier"] == "[3]"
+
+
+def test_a_change_over_time_without_a_current_side_says_only_what_it_knows():
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    x.cause, x.current = "time", "c3"  # on neither side
+    assert cause(x, CLAIMS, {"s2": 2, "s3": 3}).params == {"current": "[2]"}
     x.current = None
-    assert cause(x, CLAIMS, numbers).key == "cause_time_unknown"
+    assert cause(x, CLAIMS, {"s2": 2, "s3": 3}).key == "cause_time_unknown"
+
+
+def test_a_difference_of_scope_names_both_sides():
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    x.cause = "scope"
+    assert cause(x, CLAIMS, {"s2": 2, "s3": 3}) == Say("cause_scope", {"a": "[2]", "b": "[3]"})
+
+
+def test_an_unexplained_difference_names_the_stronger_source():
+    x = contradiction("x1", "Birch", "licence", "risk", "c2", "c4")
+    numbers = {"s1": 1, "s2": 2, "s3": 3}
+    assert cause(x, CLAIMS, numbers) is None  # no cause given
     x.cause = "error"
-    assert cause(x, CLAIMS, numbers).key == "cause_error"
+    assert cause(x, CLAIMS, numbers).key == "cause_error"  # strengths unknown
+    said = cause(x, CLAIMS, numbers, {"c2": 60.0, "c4": 90.0})
+    assert said == Say(
+        "cause_error_stronger", {"stronger": "[3]", "strong": "90", "weaker": "[2]", "weak": "60"}
+    )
+    x.a_also = [side("c1")]  # a primary page joins the weaker side: now they are even
+    even = cause(x, CLAIMS, numbers, {"c1": 90.0, "c2": 60.0, "c4": 90.0})
+    assert even == Say("cause_error_even", {"strength": "90"})

@@ -1,9 +1,29 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
+
 import pytest
 
+from decisions.decide import decide, verify_quotes
 from decisions.i18n import HEADINGS
-from decisions.report import SECTIONS, ReportIncomplete, validate
+from decisions.report import SECTIONS, ReportIncomplete, ReportInput, render, validate
+from research.artifacts import (
+    Candidates,
+    Claim,
+    Contradiction,
+    ContradictionSide,
+    Crosscheck,
+    Decision,
+    Dimension,
+    Filtered,
+    KeptCandidate,
+    Notes,
+    Plan,
+    SourceNotes,
+)
+from research.outcomes import Outcome
+from research.stages.context import StageContext
 
 PAGE = "---\nsource_id: s1\n---\n\nLoamdb is released under the MIT License."
 LANGUAGES = ("en", "zh")
@@ -56,3 +76,285 @@ def test_a_section_that_cites_nothing_is_an_error_when_there_is_evidence(languag
     text = report(language=language).replace(f"## {heading}\n\nSee [1]", f"## {heading}\n\nSee")
     with pytest.raises(ReportIncomplete, match="cite no evidence"):
         check(text, language)
+
+
+# --- a report rendered from plain artifacts ----------------------------------------------
+#
+# Two message queues. The licence of Fernwick changed: its repository [1] and a forum post [3]
+# still call it MIT, a later digest [2] reports the switch. Gorsebrook's vendor [4] says
+# Fernwick loses messages; an independent soak test [5] says it does not. Two pages give
+# Gorsebrook's throughput for different versions ([5] and [6]). One kept page was never read.
+
+TODAY = date(2025, 6, 1)
+OPTIONS = ["Fernwick", "Gorsebrook"]
+DIMENSIONS = ["licence risk", "reliability"]
+PAGES = {
+    "s1": ("https://github.com/fernwick/fernwick", "GitHub - fernwick/fernwick", "2023-01-10"),
+    "s2": ("https://queue-digest.example.org/fernwick-sspl", "Fernwick relicensed", "2025-03-02"),
+    "s3": ("https://forum.example-queues.net/t/fernwick/12", "Fernwick in use", "2022-05-01"),
+    "s4": ("https://gorsebrook.io/blog/vs-fernwick", "Gorsebrook vs Fernwick", "2025-01-01"),
+    "s5": ("https://soak.example.com/queues-2025", "A month of queue soak tests", "2025-02-01"),
+    "s6": ("https://ops-notes.example.net/throughput", "Throughput notes", "2024-11-20"),
+}  # fmt: skip
+LOW_RISK = "Licence risk is low because Fernwick is MIT licensed."
+ALSO_LOW = "Fernwick is MIT licensed, which keeps our licence risk low."
+NOW_SSPL = "Fernwick moved to the SSPL in 2025, which raises licence risk for hosted products."
+LOSES = "Fernwick loses messages under load, unlike Gorsebrook."
+KEEPS = "Fernwick did not lose a single message in our month-long soak test."
+NEW_RATE = "Gorsebrook 3.1 handled 12,000 messages per second on one node."
+OLD_RATE = "Gorsebrook 2.4 handled 40,000 messages per second on our cluster."
+NEVER_DROPS = "Gorsebrook never drops a message."
+
+
+def claim(cid: str, option: str, dim: str, sid: str, quote: str, polarity: int = 0, **fact):
+    kind = "fact" if fact else "stance"
+    return Claim(
+        id=cid,
+        option=option,
+        dimension=dim,
+        attribute=fact.get("attribute", "stance"),
+        kind=kind,
+        value=fact.get("value", "positive" if polarity > 0 else "negative"),
+        polarity=polarity,
+        source_id=sid,
+        quote=quote,
+    )
+
+
+CLAIMS = [
+    claim("c1", "Fernwick", "licence risk", "s1", LOW_RISK, +1),
+    claim("c2", "Fernwick", "licence risk", "s2", NOW_SSPL, -1),
+    claim("c3", "Fernwick", "licence risk", "s3", ALSO_LOW, +1),
+    claim("c4", "Fernwick", "reliability", "s4", LOSES, -1),
+    claim("c5", "Fernwick", "reliability", "s5", KEEPS, +1),
+    claim("c6", "Gorsebrook", "reliability", "s5", NEW_RATE, attribute="throughput", value="12000"),
+    claim("c7", "Gorsebrook", "reliability", "s6", OLD_RATE, attribute="throughput", value="40000"),
+    claim("c8", "Gorsebrook", "reliability", "s4", NEVER_DROPS, +1),
+]
+BY_ID = {c.id: c for c in CLAIMS}
+
+
+def side(cid: str) -> ContradictionSide:
+    c = BY_ID[cid]
+    return ContradictionSide(claim_id=cid, source_id=c.source_id, quote=c.quote)
+
+
+def disagreement(xid: str, a: str, b: str, cause: str, current=None, a_also=()):
+    first = BY_ID[a]
+    return Contradiction(
+        id=xid,
+        option=first.option,
+        attribute=first.attribute,
+        dimension=first.dimension,
+        a=side(a),
+        b=side(b),
+        a_also=[side(c) for c in a_also],
+        note="an English note from cross-validation",
+        cause=cause,
+        current=current,
+    )
+
+
+CONTRADICTIONS = [
+    disagreement("x01", "c1", "c2", "time", current="c2", a_also=["c3"]),
+    disagreement("x02", "c4", "c5", "error"),
+    disagreement("x03", "c6", "c7", "scope"),
+]
+UNREAD = KeptCandidate(
+    id="k9",
+    url="https://fernwick.dev/docs/licensing",
+    title="Licensing | Fernwick docs",
+    provider="local",
+    query="Fernwick licence",
+    rank=3,
+    score=40.0,
+    reasons=[],
+)
+
+
+@dataclass
+class Rendered:
+    text: str
+    decision: Decision
+
+    def section(self, section_id: str, language: str = "en") -> str:
+        start = self.text.index(f"## {HEADINGS[language][section_id]}\n")
+        end = self.text.find("\n## ", start + 1)
+        return self.text[start:end]
+
+
+def rendered(
+    claims=CLAIMS, contradictions=CONTRADICTIONS, language="en", unread=(UNREAD,)
+) -> Rendered:
+    plan = Plan(
+        question="Fernwick or Gorsebrook for our job queue?",
+        language=language,
+        options=OPTIONS,
+        dimensions=[Dimension(name=d, weight=1.0) for d in DIMENSIONS],
+        sources=["local:/corpus"],
+        queries=[],
+    )
+    plan.limits.max_pages = 6
+    notes = Notes(
+        sources=[
+            SourceNotes(
+                source_id=sid,
+                url=url,
+                title=title,
+                published=published,
+                site=url.split("/")[2],
+                status=Outcome.OK,
+                page=f"round_3_pages/{sid}.md",
+            )
+            for sid, (url, title, published) in PAGES.items()
+        ]
+    )
+    pages = {sid: " ".join(c.quote for c in claims if c.source_id == sid) for sid in PAGES}
+    ctx = StageContext()
+    check = Crosscheck(claims=claims, consensus=[], contradictions=contradictions, gaps=[])
+    verified = verify_quotes(check, pages, ctx)
+    read = [
+        KeptCandidate(
+            id=sid, url=url, title=title, provider="local", query="q", rank=1, score=50, reasons=[]
+        )
+        for sid, (url, title, _) in PAGES.items()
+    ]
+    filtered = Filtered(kept=[*read, *unread], dropped=[])
+    decision = decide(plan, notes, Candidates(candidates=[]), verified, 65, ctx, TODAY, filtered)
+    report = render(
+        ReportInput("r1", plan, filtered, notes, verified.crosscheck, decision, pages, TODAY)
+    )
+    return Rendered(report, decision)
+
+
+def test_a_contradiction_shows_how_many_pages_stand_on_each_side_with_their_words():
+    flagged = rendered().section("contradictions")
+
+    assert "(`x01`): [1] judges it positive; [2] judges it negative." in flagged
+    assert f"  - 2 pages on one side: [1], [3]\n    - [1] “{LOW_RISK}”\n    - [3] “{ALSO_LOW}”" in (
+        flagged
+    )
+    assert f"  - 1 page on the other side: [2]\n    - [2] “{NOW_SSPL}”" in flagged
+    assert "an English note from cross-validation" not in flagged
+
+
+def test_each_cause_is_said_in_words_with_its_sources():
+    flagged = rendered().section("contradictions")
+
+    assert (
+        "Likely a change over time: sources [1], [3] describe an earlier state; [2] the "
+        "current one." in flagged
+    )
+    # Gorsebrook's own blog counts 30 on its rival; the independent soak test counts 60.
+    assert (
+        "Nothing explains the difference, so one of them is likely wrong or out of date; the "
+        "stronger source is [5] (it counts 60, against 30 for [4])." in flagged
+    )
+    assert (
+        "Likely a difference of scope: [5] and [6] measure different versions or setups, so "
+        "both may hold." in flagged
+    )
+
+
+def test_the_summary_names_the_sides_of_the_top_contradiction_and_stays_short():
+    report = rendered(contradictions=CONTRADICTIONS[:1]).text
+    summary = report[report.index("## Summary") : report.index("## Background")]
+
+    top = next(line for line in summary.splitlines() if line.startswith("**Most important"))
+    assert top.endswith(
+        "Fernwick, judgement on licence risk: [1] judges it positive; [2] judges it negative "
+        "(pages on each side: 2 and 1). Likely a change over time: sources [1], [3] describe an "
+        "earlier state; [2] the current one."
+    )
+    assert len(report[: report.index("## Background")].splitlines()) <= 25
+
+
+def test_a_superseded_side_is_marked_in_the_evidence_and_left_out_of_the_base():
+    result = rendered()
+    cell = next(c for c in result.decision.matrix if c.dimension == "licence risk")
+    matrix = result.section("matrix")
+
+    # Only the later digest votes: 50 - 50 * 0.6 / 1.6 = 31.25 -> 31.2
+    assert (cell.option, cell.base, cell.superseded) == ("Fernwick", 31.2, ["c1", "c3"])
+    assert "| Fernwick | licence risk | 31.2 |" in matrix
+    assert (
+        f"`c1` positive on licence risk, superseded by a later source (`x01`): [1] “{LOW_RISK}”"
+        in (matrix)
+    )
+    assert f"`c2` negative on licence risk: [2] “{NOW_SSPL}”" in matrix
+    assert "    - superseded by a later source: c1, c3 (github.com, example-queues.net)" in matrix
+
+
+def test_the_score_matrix_detail_gives_every_cells_notes():
+    result = rendered()
+    matrix = result.section("matrix")
+
+    for cell in result.decision.matrix:
+        if not cell.missing:
+            assert all(f"    - {note}\n" in matrix for note in cell.notes)
+    assert (
+        "    - consistency = 100 (two or more sites) - 35 for x02 (nothing explains it)" in matrix
+    )
+
+
+def test_an_archived_project_is_marked_capped_in_the_matrix():
+    archived = "The Fernwick repository was archived by its owner and is now read-only."
+    status = claim(
+        "c9", "Fernwick", "reliability", "s6", archived, -1, attribute="maintenance",
+        value="inactive",
+    )  # fmt: skip
+    result = rendered(claims=[*CLAIMS, status], contradictions=[])
+    matrix = result.section("matrix")
+
+    assert "| Fernwick | reliability | 15.0 | 50.0 | 100.0 | 100.0 | **20.0** (capped) |" in matrix
+    assert "- **Fernwick / reliability** · capped by `c9`: the project is no longer maintained" in (
+        matrix
+    )
+    assert f"(“{archived}”), so base is capped at 15 and the score at 20" in matrix
+
+
+def test_kept_pages_never_read_are_listed_apart_from_what_was_not_found():
+    confidence = rendered().section("confidence")
+
+    assert (
+        "Kept but not read: 1 page passed the filter but lay beyond the reading budget of 6 "
+        "pages." in confidence
+    )
+    assert "- Licensing | Fernwick docs (https://fernwick.dev/docs/licensing)" in confidence
+    assert "- No evidence on Gorsebrook x licence risk was found in the 6 pages read" in confidence
+    assert "Kept but not read: none" in rendered(unread=()).section("confidence")
+
+
+def test_the_confidence_explanation_gives_the_corroboration():
+    result = rendered()
+
+    value = f"{result.decision.assessment.corroboration:.1f}"
+    assert (
+        f"| Corroboration (share of scored cells backed by two or more independent sites) | "
+        f"{value} |" in result.section("confidence")
+    )
+
+
+def test_an_interested_party_is_named_as_one_in_the_sources():
+    report = rendered().text
+
+    line = next(x for x in report.splitlines() if x.startswith("[4] "))
+    assert "· interested party: published by Gorsebrook's vendor ·" in line
+    assert line.endswith("stored extract: [round_3_pages/s4.md](round_3_pages/s4.md)")
+    assert "· interested party: Gorsebrook的厂商" not in report
+
+
+def test_a_chinese_report_says_the_sides_and_causes_in_chinese():
+    result = rendered(language="zh")
+    flagged = result.section("contradictions", "zh")
+
+    assert "可能是前后变化：来源 [1], [3] 描述的是较早的状态，[2] 描述的是当前状态。" in flagged
+    assert "一方 2 个页面：[1], [3]" in flagged
+    assert "另一方 1 个页面：[2]" in flagged
+    assert "较强的来源是 [5]（按 60 计，[4] 按 30 计）。" in flagged
+    assert "可能是范围不同：[5] 与 [6] 针对的是不同的版本或场景" in flagged
+    assert "利益相关方：由Gorsebrook的厂商发布" in result.text
+    confidence = result.section("confidence", "zh")
+    assert "保留但未阅读：有 1 个页面通过了筛选" in confidence
+    assert "| 佐证度（由两个以上独立站点支持的已评分单元格所占比例） |" in confidence
+    assert "评分过程：" in result.section("matrix", "zh")
