@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
+import secrets
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -82,3 +84,47 @@ def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Networ
         except ValueError as exc:
             raise ImproperlyConfigured(f"{name}: {item!r} is not a CIDR network") from exc
     return networks
+
+
+def env_pairs(name: str) -> dict[str, str]:
+    """Read `NAME=a=x,b=y` as {"a": "x", "b": "y"}. Keys are lower-case words, unique."""
+    pairs: dict[str, str] = {}
+    for item in env_list(name):
+        key, sep, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not sep or not value:
+            raise ImproperlyConfigured(f"{name}: expected NAME=VALUE, got {item!r}")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", key):
+            raise ImproperlyConfigured(
+                f"{name}: {key!r} is not a usable name (letters, digits, - and _; at most 40)"
+            )
+        if key in pairs:
+            raise ImproperlyConfigured(f"{name}: {key!r} is listed twice")
+        pairs[key] = value
+    return pairs
+
+
+def stored_secret(path: Path) -> str:
+    """The secret kept in `path`, made on first use and readable by the owner only.
+
+    The file is written under a temporary name and linked into place, so two processes
+    starting at once agree on one secret and neither ever reads a half-written file.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass  # another process made it first; use theirs
+        finally:
+            temporary.unlink()
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    secret = path.read_text(encoding="utf-8").strip()
+    if len(secret) < 50:
+        raise ImproperlyConfigured(f"{path} holds a secret shorter than 50 characters")
+    return secret

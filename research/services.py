@@ -1,10 +1,14 @@
-"""Writes to the database that mirror a run's manifest, for the web pages and the admin.
+"""Writes: submitting a question, and the database rows that mirror a run's manifest.
 
-The files are the source of truth; these rows are a queryable copy of them.
+`submit_question` is the one way in for every surface (web form, CLI, MCP). The files are
+the source of truth for a run; its rows are a queryable copy of them.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -14,7 +18,70 @@ from django.utils.dateparse import parse_datetime
 
 from research.artifacts import STAGES
 from research.models import Run, StageRun
+from research.questions import QuestionInvalid, clean_question
 from research.store import RunStore
+
+__all__ = ["QuestionInvalid", "create_run", "submit_question"]
+
+logger = logging.getLogger(__name__)
+
+NOT_QUEUED = (
+    "The run could not be handed to the workers: the task queue (Redis) did not answer. "
+    "Start Verdict with `make run`, then re-run this question."
+)
+
+
+def submit_question(
+    *,
+    owner,
+    question: str,
+    options: Iterable[str] = (),
+    dimensions: Iterable[tuple[str, Any] | Mapping[str, Any]] = (),
+    preset: str = "",
+    sources: Iterable[str] = (),
+    limits: Mapping[str, Any] | None = None,
+    trusted_sources: bool = False,
+    enqueue: bool = True,
+) -> Run:
+    """Validate a question form, create its run and queue it once the transaction commits.
+
+    `sources` are names of configured sources (research.sources); only the operator's CLI
+    passes `trusted_sources=True` to allow raw specs such as `local:DIR`. Raises
+    QuestionInvalid, whose `errors` map form fields to messages; a bad preset is reported
+    under "dimensions". Blank dimension weights count as 1; blank limits take the defaults.
+    """
+    form = clean_question(
+        question=question,
+        options=options,
+        dimensions=dimensions,
+        preset=preset,
+        sources=sources,
+        limits=limits,
+        trusted_sources=trusted_sources,
+    )
+    run = create_run(
+        question=form.question,
+        options=form.options,
+        dimensions=form.dimensions,
+        preset=form.preset,
+        sources=form.sources,
+        limits=form.limits,
+        owner=owner,
+    )
+    if enqueue:
+        transaction.on_commit(partial(_enqueue, run.run_id))
+    return run
+
+
+def _enqueue(run_id: str) -> None:
+    """Queue the first stage; a broker that is down fails the run visibly, not the request."""
+    from research import tasks  # tasks imports this module
+
+    try:
+        tasks.start(run_id, STAGES[0])
+    except Exception:
+        logger.exception("could not queue run %s", run_id)
+        mark_run(run_id, Run.Status.FAILED, STAGES[0], NOT_QUEUED)
 
 
 def create_run(

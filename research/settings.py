@@ -14,6 +14,7 @@ from research.env import (
     env_int,
     env_list,
     env_networks,
+    env_pairs,
     env_str,
     load_env_file,
 )
@@ -100,6 +101,10 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 # --- Verdict -----------------------------------------------------------------------------
 
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
+# The sources people may choose on the web and over MCP, by name: name=local:DIR,
+# name=searxng:URL or name=ddgs, comma-separated. They never see or type the spec.
+SOURCES = env_pairs("SOURCES")
+# Used when a question names no source: names from SOURCES, or (as before) raw specs.
 DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
 
 # Pipeline limits (DESIGN section 1). DESIGN's seed limits (25 candidates, 12 kept, 8 read,

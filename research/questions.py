@@ -1,0 +1,341 @@
+"""Checks a question form before it becomes a run: every surface's one set of rules.
+
+`clean_question` returns the values to store, or raises QuestionInvalid with every problem
+found, keyed by form field ("question", "options", "dimensions", "sources", "limits") and
+written for the person who filled the form in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from research import sources as configured
+from research.artifacts import Limits
+from research.providers.search import SourceSpecError, parse_source
+from research.stages.plan import (
+    DEFAULT_PRESET,
+    MAX_DIMENSIONS,
+    MAX_NAME_CHARS,
+    MAX_OPTIONS,
+    MAX_QUESTION_CHARS,
+    MIN_OPTIONS,
+    PRESETS,
+    PlanError,
+    build_plan,
+    extract_options,
+)
+
+FIELDS = ("question", "options", "dimensions", "sources", "limits")
+
+
+@dataclass(frozen=True)
+class LimitRule:
+    label: str
+    minimum: int
+    maximum: int
+
+
+# What a form may change about the reading budget, and how far.
+LIMIT_RULES: dict[str, LimitRule] = {
+    "max_candidates": LimitRule("Candidates to find", 1, 200),
+    "max_kept": LimitRule("Sources to keep", 1, 100),
+    "min_kept": LimitRule("Fewest sources before a broader search", 0, 100),
+    "max_pages": LimitRule("Pages to read", 1, 100),
+    "max_page_chars": LimitRule("Characters read per page", 500, 200_000),
+}
+
+
+class QuestionInvalid(ValueError):
+    """The form cannot become a run. `errors` maps form fields to messages for people."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__(" ".join(m for messages in errors.values() for m in messages))
+
+
+@dataclass
+class CleanQuestion:
+    question: str
+    options: list[str]
+    dimensions: list[dict[str, Any]]
+    preset: str
+    sources: list[str]
+    limits: dict[str, int]
+
+
+@dataclass
+class _Errors:
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, name: str, message: str) -> None:
+        self.by_field.setdefault(name, []).append(message)
+
+
+def clean_question(
+    *,
+    question: str,
+    options: Iterable[str] = (),
+    dimensions: Iterable[tuple[str, Any] | Mapping[str, Any]] = (),
+    preset: str = "",
+    sources: Iterable[str] = (),
+    limits: Mapping[str, Any] | None = None,
+    trusted_sources: bool = False,
+) -> CleanQuestion:
+    errors = _Errors()
+    text = _question(question or "", errors)
+    given = _options(list(options), text, errors)
+    dims = _dimensions(list(dimensions), errors)
+    preset_name = _preset(preset or "", dims, errors)
+    specs = _sources(list(sources), trusted_sources, errors)
+    cleaned_limits = _limits(dict(limits or {}), errors)
+    if errors.by_field:
+        raise QuestionInvalid(errors.by_field)
+    form = CleanQuestion(text, given, dims, preset_name, specs, cleaned_limits)
+    _check_plan(form)
+    return form
+
+
+# --- question and options -------------------------------------------------------------------
+
+
+def _question(question: str, errors: _Errors) -> str:
+    text = question.strip()
+    length = len(" ".join(text.split()))
+    if not length:
+        errors.add("question", "The question is empty: say what you need to decide.")
+    elif length > MAX_QUESTION_CHARS:
+        errors.add(
+            "question",
+            f"The question is {length:,} characters long; keep it to {MAX_QUESTION_CHARS:,} "
+            "or fewer and leave background to the sources.",
+        )
+    return text
+
+
+def _options(given: list[str], question: str, errors: _Errors) -> list[str]:
+    names = [" ".join(str(o).split()) for o in given if o and str(o).strip()]
+    if not names:
+        if question and not extract_options(question):
+            errors.add(
+                "options",
+                "No options found in the question: name at least two, as in "
+                "'A vs B' or 'choose between A, B and C', or list them as options.",
+            )
+        return []
+    if len(names) < MIN_OPTIONS:
+        errors.add("options", f"Name at least two options to compare; got only {names[0]!r}.")
+    elif len(names) > MAX_OPTIONS:
+        errors.add("options", f"{len(names)} options are too many: compare at most {MAX_OPTIONS}.")
+    _names_checks("option", names, errors, "options")
+    return names
+
+
+def _names_checks(what: str, names: list[str], errors: _Errors, field_name: str) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if len(name) > MAX_NAME_CHARS:
+            errors.add(
+                field_name,
+                f"The {what} {name[:40]!r}… is longer than {MAX_NAME_CHARS} characters.",
+            )
+        if name.casefold() in seen:
+            errors.add(field_name, f"The {what} {name!r} is listed twice.")
+        seen.add(name.casefold())
+
+
+# --- dimensions and preset ------------------------------------------------------------------
+
+
+def _dimensions(rows: list[Any], errors: _Errors) -> list[dict[str, Any]]:
+    dims: list[dict[str, Any]] = []
+    for row in rows:
+        name, weight = (row.get("name"), row.get("weight")) if isinstance(row, Mapping) else row
+        name = " ".join(str(name or "").split())
+        blank_weight = weight is None or str(weight).strip() == ""
+        if not name and blank_weight:
+            continue  # an empty row of the form
+        if not name:
+            errors.add("dimensions", f"A dimension with weight {weight} has no name.")
+            continue
+        value = 1.0 if blank_weight else _weight(weight, name, errors)
+        if value is not None:
+            dims.append({"name": name, "weight": value})
+    if len(dims) > MAX_DIMENSIONS:
+        errors.add(
+            "dimensions", f"{len(dims)} dimensions are too many: use at most {MAX_DIMENSIONS}."
+        )
+    _names_checks("dimension", [d["name"] for d in dims], errors, "dimensions")
+    return dims
+
+
+def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
+    """A positive, finite number: 0.3, "0.3" or "30%"."""
+    try:
+        if isinstance(raw, bool):
+            raise ValueError
+        text = str(raw).strip()
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value) and value > 0:
+        return value
+    errors.add(
+        "dimensions",
+        f"The weight of {name!r} must be a number above 0, like 0.3 or 30%; got {raw!r}.",
+    )
+    return None
+
+
+def _preset(preset: str, dims: list[dict[str, Any]], errors: _Errors) -> str:
+    name = preset.strip().lower()
+    if name and name not in PRESETS:
+        choices = " or ".join(sorted(PRESETS))
+        errors.add("dimensions", f"Unknown preset {preset!r}: choose {choices}.")
+        return ""
+    if dims:
+        return ""  # custom rows win; the preset played no part
+    return name or DEFAULT_PRESET
+
+
+# --- sources --------------------------------------------------------------------------------
+
+
+def _sources(chosen: list[str], trusted: bool, errors: _Errors) -> list[str]:
+    names = [s.strip() for s in chosen if s and s.strip()]
+    if trusted:
+        specs = [_named_or_raw(n) for n in names] or configured.default_specs()
+    else:
+        specs = _allowed(names, errors)
+        if specs is None:
+            return []
+    if not specs:
+        errors.add("sources", _none_chosen())
+        return []
+    checked = []
+    for spec in dict.fromkeys(specs):
+        try:
+            kind, argument = parse_source(spec)
+        except SourceSpecError as exc:
+            errors.add("sources", _sentence(str(exc)) if trusted else _unavailable(spec))
+            continue
+        checked.append(f"{kind}:{argument}" if argument else kind)
+    return checked
+
+
+def _allowed(names: list[str], errors: _Errors) -> list[str] | None:
+    if not names:
+        return configured.default_specs()
+    try:
+        return configured.resolve(names)
+    except configured.UnknownSource as exc:
+        available = [c.name for c in configured.configured_sources()]
+        choose = (
+            f"choose from {', '.join(available)}"
+            if available
+            else "no sources are configured on this server; ask the operator to set SOURCES"
+        )
+        for name in exc.names:
+            errors.add("sources", f"Unknown source {name!r}: {choose}.")
+        return None
+
+
+def _named_or_raw(name: str) -> str:
+    """On the operator's CLI a configured name works too; anything else is a raw spec."""
+    try:
+        return configured.resolve([name])[0]
+    except configured.UnknownSource:
+        return name
+
+
+def _none_chosen() -> str:
+    if configured.configured_sources():
+        return "Choose at least one source."
+    return (
+        "Name at least one source: local:DIR, searxng:URL or ddgs, or set DEFAULT_SOURCES "
+        "or SOURCES in the settings."
+    )
+
+
+def _unavailable(spec: str) -> str:
+    name = next((c.name for c in configured.configured_sources() if c.spec == spec), "it")
+    return f"The source {name!r} is not available on this server right now; ask the operator."
+
+
+# --- limits ---------------------------------------------------------------------------------
+
+
+def _limits(given: dict[str, Any], errors: _Errors) -> dict[str, int]:
+    cleaned: dict[str, int] = {}
+    for key, raw in given.items():
+        if raw is None or str(raw).strip() == "":
+            continue  # left blank: the server's default applies
+        rule = LIMIT_RULES.get(key)
+        if rule is None:
+            known = ", ".join(LIMIT_RULES)
+            errors.add("limits", f"{key!r} is not a limit that can be set; use {known}.")
+            continue
+        value = _whole(raw)
+        if value is None or not rule.minimum <= value <= rule.maximum:
+            errors.add(
+                "limits",
+                f"{rule.label} must be a whole number from {rule.minimum:,} to "
+                f"{rule.maximum:,}; got {raw!r}.",
+            )
+            continue
+        cleaned[key] = value
+    effective = {**default_limits().model_dump(), **cleaned}
+    if "limits" not in errors.by_field and effective["min_kept"] > effective["max_kept"]:
+        errors.add(
+            "limits",
+            f"{LIMIT_RULES['min_kept'].label} ({effective['min_kept']}) cannot be more than "
+            f"{LIMIT_RULES['max_kept'].label.lower()} ({effective['max_kept']}).",
+        )
+    return cleaned
+
+
+def _whole(raw: Any) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    text = str(raw).strip().replace(",", "").replace("_", "")
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def default_limits() -> Limits:
+    return Limits(
+        max_candidates=settings.MAX_CANDIDATES,
+        max_kept=settings.MAX_KEPT,
+        min_kept=settings.MIN_KEPT,
+        max_pages=settings.MAX_PAGES,
+        max_page_chars=settings.MAX_PAGE_CHARS,
+    )
+
+
+# --- the plan, as the first stage will build it ---------------------------------------------
+
+
+def _check_plan(form: CleanQuestion) -> None:
+    """The first stage builds the plan from these values; refuse now what it would refuse."""
+    try:
+        build_plan(
+            form.question,
+            form.options,
+            [(d["name"], d["weight"]) for d in form.dimensions] or None,
+            form.preset or None,
+            form.sources,
+            default_limits().model_copy(update=form.limits),
+        )
+    except PlanError as exc:
+        raise QuestionInvalid({"question": [_sentence(str(exc))]}) from exc
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "?", "!")) else message + "."

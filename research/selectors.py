@@ -1,0 +1,193 @@
+"""Reads: which runs a person may see, and a run's stages as pages and the CLI show them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from research.artifacts import STAGES
+from research.models import Run, StageRun
+from research.names import STAGE_LABELS, stage_label
+from research.store import StoreError
+
+__all__ = ["STAGE_LABELS", "StageView", "run_for", "run_stages", "run_verdict", "runs_for"]
+
+# What each stage's counts mean, in the words a page uses; unlisted counts are not shown.
+COUNT_LABELS: dict[str, str] = {
+    "queries": "queries",
+    "candidates": "candidates found",
+    "kept": "kept",
+    "dropped": "dropped",
+    "replans": "broader searches",
+    "ok": "pages read",
+    "read": "pages tried",
+    "key_points": "key points",
+    "claims": "claims",
+    "consensus": "agreements",
+    "contradictions": "contradictions",
+    "gaps": "gaps",
+    "recommendation": "recommendation",
+    "confidence": "confidence",
+}
+_INTERNAL = re.compile(r"^internal error during (\w+) \((\w+)\)")
+
+
+@dataclass(frozen=True)
+class StageView:
+    stage: str  # the id: deepread
+    label: str  # the name people read: deep-read
+    status: str  # pending | queued | running | done | skipped | failed
+    status_label: str
+    counts: list[tuple[str, Any]] = field(default_factory=list)  # [("candidates found", 25)]
+    raw_counts: dict[str, Any] = field(default_factory=dict)
+    outcomes: dict[str, int] = field(default_factory=dict)  # provider outcome -> count
+    started: datetime | None = None
+    finished: datetime | None = None
+    seconds: float | None = None  # so far, while it runs
+    attempts: int = 0
+    error: str = ""  # in plain words
+
+
+@dataclass(frozen=True)
+class Verdict:
+    recommendation: str | None
+    confidence: float | None
+
+
+def runs_for(user, search: str = "") -> QuerySet[Run]:
+    """The person's own runs, newest first. Superusers too see only theirs here."""
+    if not getattr(user, "is_authenticated", False):
+        return Run.objects.none()
+    runs = Run.objects.filter(owner=user)
+    if search.strip():
+        runs = runs.filter(question__icontains=search.strip())
+    return runs.order_by("-created", "-pk")
+
+
+def run_for(user, run_id: str) -> Run:
+    """The run if it is the person's; Run.DoesNotExist otherwise (a 404, never a 403)."""
+    return runs_for(user).get(run_id=run_id)
+
+
+def run_stages(run: Run) -> list[StageView]:
+    rows = {row.stage: row for row in run.stages.all()}
+    if rows:
+        return [_from_row(rows[s]) if s in rows else _pending(s) for s in STAGES]
+    return _from_manifest(run)
+
+
+def run_verdict(run: Run) -> Verdict | None:
+    """The recommendation and confidence once decide has run; None before."""
+    row = run.stages.filter(stage="decide", status__in=["done", "skipped"]).first()
+    if row is None or "confidence" not in row.counts:
+        return None
+    option = row.counts.get("recommendation")
+    return Verdict(None if option in (None, "none") else option, row.counts["confidence"])
+
+
+# --- building a StageView -------------------------------------------------------------------
+
+
+def _from_row(row: StageRun) -> StageView:
+    entry = {
+        "status": row.status,
+        "counts": row.counts,
+        "attempts": row.attempts,
+        "error": row.error,
+    }
+    return _view(row.stage, entry, row.outcomes, row.started, row.finished)
+
+
+def _from_manifest(run: Run) -> list[StageView]:
+    """For a run row rebuilt without stage rows: read the stages from its index.json."""
+    from research.services import store_for
+
+    try:
+        stages = store_for(run.run_id).index()["stages"]
+    except (StoreError, OSError, KeyError, ValueError):
+        return [_pending(s) for s in STAGES]
+    views = []
+    for stage in STAGES:
+        entry = dict(stages.get(stage) or {})
+        counts = dict(entry.get("counts") or {})
+        outcomes = counts.pop("outcomes", {})
+        entry["counts"] = counts
+        started, finished = _dt(entry.get("started")), _dt(entry.get("finished"))
+        views.append(_view(stage, entry, outcomes, started, finished))
+    return views
+
+
+def _view(
+    stage: str,
+    entry: dict[str, Any],
+    outcomes: dict[str, int],
+    started: datetime | None,
+    finished: datetime | None,
+) -> StageView:
+    status = entry.get("status") or "pending"
+    counts = entry.get("counts") or {}
+    error = entry.get("error") or ""
+    return StageView(
+        stage=stage,
+        label=stage_label(stage),
+        status=status,
+        status_label=_status_label(status),
+        counts=_labelled(counts),
+        raw_counts=counts,
+        outcomes=outcomes or {},
+        started=started,
+        finished=finished,
+        seconds=_seconds(status, started, finished),
+        attempts=entry.get("attempts") or 0,
+        error=plain_error(stage, error) if status == "failed" or error else "",
+    )
+
+
+def _pending(stage: str) -> StageView:
+    return _view(stage, {"status": "pending"}, {}, None, None)
+
+
+def _status_label(status: str) -> str:
+    try:
+        return str(StageRun.Status(status).label)
+    except ValueError:
+        return status.capitalize()
+
+
+def _labelled(counts: dict[str, Any]) -> list[tuple[str, Any]]:
+    shown = [(COUNT_LABELS[k], v) for k, v in counts.items() if k in COUNT_LABELS]
+    return [(label, v) for label, v in shown if not (label == "broader searches" and not v)]
+
+
+def _seconds(status: str, started: datetime | None, finished: datetime | None) -> float | None:
+    if started and finished:
+        return max((finished - started).total_seconds(), 0.0)
+    if started and status == "running":
+        return max((timezone.now() - started).total_seconds(), 0.0)
+    return None
+
+
+def plain_error(stage: str, error: str) -> str:
+    """A stage's error for people: crashes name the stage, not the exception's module."""
+    text = error.strip()
+    match = _INTERNAL.match(text)
+    if match:
+        return (
+            f"{stage_label(stage).capitalize()} stopped on an unexpected error "
+            f"({match.group(2)}). The server log has the details; once it is fixed, "
+            "re-run from this stage."
+        )
+    if not text:
+        return f"{stage_label(stage).capitalize()} failed without giving a reason."
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _dt(value: str | None) -> datetime | None:
+    return parse_datetime(value) if value else None

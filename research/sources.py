@@ -1,0 +1,89 @@
+"""The sources the operator configured, by name (settings SOURCES and DEFAULT_SOURCES).
+
+People on the web and over MCP choose among these names; they never name a server folder
+or a URL. Only the operator's CLI may pass raw specs such as `local:DIR`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+KIND_LABELS = {
+    "local": "local documents",
+    "searxng": "web search (SearXNG)",
+    "ddgs": "web search (DuckDuckGo)",
+}
+
+
+@dataclass(frozen=True)
+class SourceChoice:
+    name: str
+    spec: str
+    label: str
+    default: bool = False  # used when a question names no source
+
+
+class UnknownSource(ValueError):
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        super().__init__(f"unknown source{'s' if len(names) > 1 else ''}: {', '.join(names)}")
+
+
+def kind_of(spec: str) -> str:
+    return spec.strip().partition(":")[0].strip().lower()
+
+
+def configured_sources() -> list[SourceChoice]:
+    """SOURCES in order; without it, DEFAULT_SOURCES' specs named after their kind."""
+    pairs = dict(settings.SOURCES) or _named_by_kind(settings.DEFAULT_SOURCES)
+    defaults = set(settings.DEFAULT_SOURCES)
+    choices = []
+    for name, spec in pairs.items():
+        kind = kind_of(spec)
+        if kind not in KIND_LABELS:
+            raise ImproperlyConfigured(
+                f"SOURCES: {name}={spec} has unknown kind {kind!r}; use local:DIR, "
+                "searxng:URL or ddgs"
+            )
+        label = f"{name} · {KIND_LABELS[kind]}"
+        choices.append(SourceChoice(name, spec, label, name in defaults or spec in defaults))
+    return choices
+
+
+def resolve(names: list[str]) -> list[str]:
+    """The specs of configured sources named `names`; UnknownSource lists any others."""
+    by_name = {c.name: c.spec for c in configured_sources()}
+    wanted = list(dict.fromkeys(n.strip().lower() for n in names if n and n.strip()))
+    unknown = [n for n in wanted if n not in by_name]
+    if unknown:
+        raise UnknownSource(unknown)
+    return [by_name[n] for n in wanted]
+
+
+def default_specs() -> list[str]:
+    """DEFAULT_SOURCES as specs: each entry a configured name or, as before, a raw spec."""
+    by_name = {c.name: c.spec for c in configured_sources()}
+    return [by_name.get(entry.lower(), entry) for entry in settings.DEFAULT_SOURCES]
+
+
+def label_for(spec: str) -> str:
+    """What a page shows for a run's source: its configured label, never a server path."""
+    for choice in configured_sources():
+        if choice.spec == spec:
+            return choice.label
+    return KIND_LABELS.get(kind_of(spec), "source")
+
+
+def _named_by_kind(specs: list[str]) -> dict[str, str]:
+    named: dict[str, str] = {}
+    for spec in specs:
+        name = kind_of(spec) or "source"
+        number = 2
+        while name in named:
+            name = f"{kind_of(spec)}-{number}"
+            number += 1
+        named[name] = spec
+    return named
