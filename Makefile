@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint fix bench migrate
 
@@ -18,7 +19,11 @@ migrate: $(STAMP)
 run: migrate
 	$(BIN)/python manage.py serve
 
-test: $(STAMP)
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.testweb"]
+pytest_plugins = ["tests.testweb", "tests.processes"]
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,67 @@
+"""Browser tests: Playwright drives Debian's chromium against the live test server.
+
+Screenshots of every page a test visits are saved under test-output/screenshots/ so a
+person can look at what the test saw.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+SCREENSHOTS = Path(settings.BASE_DIR) / "test-output" / "screenshots"
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+    )
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: .ci/run installs it with apt-get")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    # Playwright's sync API runs an event loop in this thread; the live server's database
+    # calls happen in its own threads, but fixtures that touch the ORM run here.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request) -> Iterator[object]:
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-last.png"), full_page=True)
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    """Save a screenshot of the page as it is now."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def sign_in(page, base_url: str, username: str, password: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label(re.compile("username", re.I)).fill(username)
+    page.get_by_label(re.compile("password", re.I)).fill(password)
+    page.get_by_role("button", name=re.compile("sign in", re.I)).click()

