@@ -13,7 +13,7 @@ from research.providers.base import SearchHit, SearchProvider
 from research.stages.context import StageContext
 from research.stages.urls import canonical_url, source_id
 
-HITS_PER_QUERY = 15
+HITS_PER_QUERY = 20
 
 
 def retrieve(
