@@ -537,7 +537,10 @@ def test_a_run_started_elsewhere_meanwhile_is_not_mistaken_for_the_topics_run(
         ours.append(kwargs["stdout"].getvalue())
         elsewhere = f"--source=local:{corpus / 'ledger' / 'pages'}"
         options = ("--option=Quillbook", "--option=Ravenledger")
-        call_command("research", "Which ledger?", *options, elsewhere, stdout=io.StringIO())
+        neighbour = f"--user={corpus_runner.MEASURING_ACCOUNT}"
+        call_command(
+            "research", "Which ledger?", *options, elsewhere, neighbour, stdout=io.StringIO()
+        )
 
     monkeypatch.setattr(corpus_runner, "call_command", research_with_a_neighbour)
     output = quality(corpus, "--topic=ledger", f"--runs-dir={tmp_path / 'kept'}")
