@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from itertools import combinations
 
 from research.stages.claims import stance_polarity
@@ -256,7 +257,7 @@ def _why(
         return None
     if weight < MIN_SHARED:
         return _dimension_verdicts(a, b, same_dimension)
-    if about_a_part(a.text) != about_a_part(b.text):
+    if _about_a_part(a.text) != _about_a_part(b.text):
         return None  # "the 1.x branch is deprecated" does not deny "actively maintained"
     if _negated(a.text, shared) != _negated(b.text, shared):
         return "negation"
@@ -267,7 +268,7 @@ def _why(
         if pa and pb and pa != pb:
             return "comparison"  # an outright "beats X" needs no second shared word
         return None
-    pa, pb = stance_polarity(a.text), stance_polarity(b.text)
+    pa, pb = _stance(a.text), _stance(b.text)
     if pa and pb and pa != pb and same_dimension and weight >= 2 * MIN_SHARED:
         return "stance"
     if pa and pb and pa != pb and same_dimension and a.on_dimension and b.on_dimension:
@@ -320,10 +321,19 @@ def _dimension_verdicts(a: Statement, b: Statement, same_dimension: bool) -> str
     return "verdict" if pa and pb and pa != pb else None
 
 
+_about_a_part = lru_cache(maxsize=8192)(about_a_part)
+
+
+@lru_cache(maxsize=8192)
+def _stance(text: str) -> int:
+    # Every sentence meets every other: read each one's tone once.
+    return stance_polarity(text)
+
+
 def _verdict(statement: Statement) -> int:
     if statement.polarity is not None:
         return statement.polarity
-    return stance_polarity(statement.text)
+    return _stance(statement.text)
 
 
 _BEATEN = re.compile(
@@ -365,7 +375,8 @@ class Figure:
     context: frozenset[str]  # the words just around the number: what it measures
 
 
-def figures(quote: str) -> list[Figure]:
+@lru_cache(maxsize=8192)
+def figures(quote: str) -> tuple[Figure, ...]:
     """Numbers with units ("38%", "2.7x", "$935.77", "500万") and the words around each.
     Years, versions and statistics' own furniture ("95% CI") are not figures."""
     text = _STATS.sub(" ", _YEAR.sub(" ", _VERSION.sub(" ", quote)))
@@ -377,7 +388,7 @@ def figures(quote: str) -> list[Figure]:
         if match.group(2):
             unit = _UNIT_FAMILY.get(match.group(2).lower(), match.group(2).lower())
             found.append(Figure(unit, _float(match.group(1)), _around(text, match)))
-    return found
+    return tuple(found)
 
 
 _STATS = re.compile(r"\b9[059]\s?%\s?(?:CI|confidence)\b[^;)]*|\bp\s?[<=>]\s?0?\.\d+", re.I)
