@@ -333,9 +333,7 @@ def statement_contradictions(
             continue  # already a contradiction between typed facts of the same sentences
         a = _side_claim(conflict.a, conflict, claims)
         b = _side_claim(conflict.b, conflict, claims)
-        current = None
-        if conflict.kind == "time" and conflict.a.published and conflict.b.published:
-            current = a.id if conflict.a.published > conflict.b.published else b.id
+        current = _reported_change(conflict, a, b)
         found.append(
             Contradiction(
                 id=f"x{numbered + len(found) + 1:02d}",
@@ -387,6 +385,16 @@ def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts])
 
 def _on_dimension(text: str, dimension: str | None) -> bool:
     return dimension is not None and any(contains_term(text, w) for w in core_keywords(dimension))
+
+
+def _reported_change(conflict: Conflict, a: Claim, b: Claim) -> str | None:
+    """The side describing today, only when one sentence itself reports the change
+    ("switched to", "no longer", "since 2.0"). A newer page that merely disagrees has not
+    made an older critique obsolete, so a later date alone settles nothing."""
+    if conflict.kind != "time":
+        return None
+    changed = [c for c in (a, b) if _CHANGE.search(c.quote)]
+    return changed[0].id if len(changed) == 1 else None
 
 
 def _beaten_statement(

@@ -177,3 +177,43 @@ def test_a_comparison_gives_each_compared_option_its_own_stance():
     check = cross_validate(plan, _notes(src), {"s1": text}, StageContext())
     stances = {(c.option, c.polarity) for c in check.claims if c.kind == "stance"}
     assert stances == {("Loamdb", 1), ("Quillsync", -1)}
+
+
+def _dated(sid, text, published, option="Loamdb", dimension="licence risk"):
+    src = _source(sid, f"https://{sid}.example/", text, published=published)
+    src.key_points[0].option, src.key_points[0].dimension = option, dimension
+    return src
+
+
+FILLER_TEXTS = [
+    "Loamdb has a command-line client for scripting.",
+    "Loamdb stores documents as compact binary records.",
+    "Loamdb runs on Linux, macOS and Windows.",
+    "Loamdb ships keyboard shortcuts for every action.",
+    "Loamdb replicates through any WebDAV server.",
+    "Loamdb has a dark theme and a light theme.",
+]
+
+
+def _time_conflict(newer_text):
+    sources = [
+        _dated("old", "Loamdb has no offline mode: edits made on a plane are lost.", "2019-03-01"),
+        _dated("new", newer_text, "2025-05-01"),
+        *(_dated(f"f{i}", t, "2024-01-01") for i, t in enumerate(FILLER_TEXTS)),
+    ]
+    texts = {s.source_id: s.key_points[0].quote for s in sources}
+    check = cross_validate(PLAN, _notes(*sources), texts, StageContext())
+    [x] = [c for c in check.contradictions if "offline" in c.attribute]
+    return x, check
+
+
+def test_a_later_page_that_merely_disagrees_does_not_settle_which_side_is_current():
+    x, _ = _time_conflict("The offline mode of Loamdb queues edits until the network is back.")
+    assert x.cause == "time"
+    assert x.current is None
+
+
+def test_a_sentence_that_reports_the_change_describes_the_current_state():
+    x, check = _time_conflict("Loamdb now has an offline mode that queues edits until online.")
+    current = next(c for c in check.claims if c.id == x.current)
+    assert "now has an offline mode" in current.quote
