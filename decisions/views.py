@@ -1,0 +1,123 @@
+"""The report pages of one run: the report, the evidence viewer and the Markdown export.
+
+Thin views: find the user's run (another user's is a 404), read its artifacts through the
+run store, hand them to decisions.report_view / decisions.evidence_view, render.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+
+from decisions import evidence_view, report_view
+from decisions.export import absolute_page_links, export_filename
+from decisions.web_i18n import WebStrings
+from research.artifacts import Crosscheck, Notes, Plan
+from research.models import Run
+from research.selectors import run_for
+from research.services import store_for
+from research.steps import CROSSCHECK, NOTES, PLAN, REPORT
+from research.store import RunStore, StoreError
+
+
+def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:
+    try:
+        run = run_for(request.user, run_id)
+        return run, store_for(run.run_id)
+    except (Run.DoesNotExist, StoreError):
+        raise Http404("No such run.") from None
+
+
+def _finished(run: Run, store: RunStore) -> bool:
+    return run.status == Run.Status.DONE and report_view.report_ready(store)
+
+
+def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 200) -> HttpResponse:
+    language = _language(store)
+    t = WebStrings(language)
+    context = {
+        "L": t.labels(),
+        "run": run,
+        "status": t("not_ready_status", status=run.get_status_display().lower()),
+        "failed": run.status == Run.Status.FAILED,
+        "run_url": _run_url(run.run_id),
+    }
+    return render(request, "decisions/not_ready.html", context, status=status)
+
+
+def _language(store: RunStore) -> str:
+    plan = _plan(store)
+    return plan.language if plan else "en"
+
+
+def _plan(store: RunStore) -> Plan | None:
+    try:
+        return store.read_model(PLAN, Plan)
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _crosscheck(store: RunStore) -> Crosscheck | None:
+    if not store.artifact_path(CROSSCHECK).is_file():
+        return None
+    return store.read_model(CROSSCHECK, Crosscheck)
+
+
+def _run_url(run_id: str) -> str:
+    # The run page is the root of the URLs this app is included under.
+    return reverse("decisions:report", args=[run_id]).removesuffix("report/")
+
+
+@login_required
+def report(request: HttpRequest, run_id: str) -> HttpResponse:
+    run, store = _owned_run(request, run_id)
+    if not _finished(run, store):
+        return _not_ready(request, run, store)
+    files = report_view.load(store)
+    context = report_view.report_page(files, lambda sid: _evidence_url(run_id, sid))
+    context |= {"run": run, "run_url": _run_url(run_id)}
+    return render(request, "decisions/report.html", context)
+
+
+def _evidence_url(run_id: str, source_id: str) -> str:
+    return reverse("decisions:evidence", args=[run_id, source_id])
+
+
+@login_required
+def evidence(request: HttpRequest, run_id: str, source_id: str) -> HttpResponse:
+    run, store = _owned_run(request, run_id)
+    plan = _plan(store)
+    if plan is None or not store.artifact_path(NOTES).is_file():
+        return _not_ready(request, run, store)
+    notes = store.read_model(NOTES, Notes)
+    src = next((s for s in notes.sources if s.source_id == source_id), None)
+    if src is None:
+        raise Http404("No such source in this run.")
+    text = store.read_text(src.page) if src.page else None
+    check = _crosscheck(store)
+    context = evidence_view.evidence_page(src, notes, plan, check, text)
+    context |= {
+        "run": run,
+        "report_url": reverse("decisions:report", args=[run_id]),
+        "run_url": _run_url(run_id),
+    }
+    return render(request, "decisions/evidence.html", context)
+
+
+@login_required
+def export_markdown(request: HttpRequest, run_id: str) -> HttpResponse:
+    run, store = _owned_run(request, run_id)
+    if not _finished(run, store) or not store.artifact_path(REPORT).is_file():
+        return _not_ready(request, run, store, status=409)
+    text = absolute_page_links(
+        store.read_text(REPORT),
+        lambda sid: request.build_absolute_uri(_evidence_url(run_id, sid)),
+    )
+    response = HttpResponse(text.encode("utf-8"), content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=export_filename(run_id)
+    )
+    return response

@@ -1,0 +1,125 @@
+"""Finished runs for the report pages, built once per test session and copied into each
+test's runs folder, so every test reads real artifacts without re-running the pipeline."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client, override_settings
+
+from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research.models import Run
+from tests.runs import CORPUS_EN, CORPUS_ZH
+
+NOTES_QUESTION = (
+    "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera, "
+    "weighing licence risk, maintenance activity and customisation cost"
+)
+NOTES_DIMENSIONS = [
+    {"name": "licence risk", "weight": 0.4},
+    {"name": "maintenance activity", "weight": 0.35},
+    {"name": "customisation cost", "weight": 0.25},
+]
+ZH_QUESTION = "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    question: str
+    corpus: str  # "en" or "zh"
+    dimensions: tuple = ()
+    limits: tuple = ()  # (name, value) pairs
+    threshold: int = 65
+
+
+RECIPES = {
+    "en": Recipe(NOTES_QUESTION, "en", tuple(NOTES_DIMENSIONS)),
+    # Every run falls below the threshold, so the report must open with the warning.
+    "en_low": Recipe(NOTES_QUESTION, "en", tuple(NOTES_DIMENSIONS), threshold=101),
+    # A reading budget of two pages leaves kept pages unread.
+    "en_budget": Recipe(NOTES_QUESTION, "en", tuple(NOTES_DIMENSIONS), (("max_pages", 2),)),
+    "zh": Recipe(ZH_QUESTION, "zh"),
+}
+
+
+def _build(recipe: Recipe, corpora: dict[str, Path]) -> Run:
+    run = services.create_run(
+        question=recipe.question,
+        options=[],
+        dimensions=list(recipe.dimensions),
+        preset="",
+        sources=[f"local:{corpora[recipe.corpus]}"],
+        limits=dict(recipe.limits),
+    )
+    stage: str | None = pipeline.active_stages()[0]
+    while stage is not None:
+        pipeline.execute_stage(run.run_id, stage)
+        last, stage = stage, pipeline.next_stage(stage)
+    pipeline.finish_run(run.run_id, last)
+    run.refresh_from_db()
+    assert run.status == Run.Status.DONE, run.error
+    return run
+
+
+@pytest.fixture(scope="session")
+def built_runs(tmp_path_factory, django_db_setup, django_db_blocker) -> dict[str, Path]:
+    """Recipe name -> a finished run folder (not in any test's runs folder, no Run row)."""
+    root = tmp_path_factory.mktemp("built")
+    corpora = {
+        "en": shutil.copytree(CORPUS_EN, root / "notes_en"),
+        "zh": shutil.copytree(CORPUS_ZH, root / "notes_zh"),
+    }
+    runs_dir = root / "runs"
+    runs_dir.mkdir()
+    built = {}
+    with django_db_blocker.unblock(), override_settings(RUNS_DIR=runs_dir, RETRY_BASE_DELAY=0.0):
+        for name, recipe in RECIPES.items():
+            with override_settings(CONFIDENCE_THRESHOLD=recipe.threshold):
+                run = _build(recipe, corpora)
+            built[name] = runs_dir / run.run_id
+            run.delete()  # the rows would outlive the session's tests otherwise
+    return built
+
+
+@pytest.fixture
+def ada(db):
+    return get_user_model().objects.create_user("ada", password="correct horse battery")
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", password="correct horse battery")
+
+
+@pytest.fixture
+def ada_client(ada) -> Client:
+    client = Client()
+    client.force_login(ada)
+    return client
+
+
+@pytest.fixture
+def bob_client(bob) -> Client:
+    client = Client()
+    client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def install(built_runs, runs_dir: Path, ada):
+    """`install("en")`: a copy of a built run in this test's runs folder, owned by ada."""
+
+    def copy(name: str, owner=None, status: str = Run.Status.DONE) -> Run:
+        folder = built_runs[name]
+        shutil.copytree(folder, runs_dir / folder.name)
+        run = services.ensure_run_row(services.store_for(folder.name))
+        run.owner = owner or ada
+        run.status = status
+        run.save()
+        return run
+
+    return copy
