@@ -340,9 +340,8 @@ def _quoter(numbers: dict[str, int], evidence_url: EvidenceUrl) -> Callable[...,
 
 
 def _rec_label(d: Decision, low: bool, t: WebStrings) -> str:
-    if d.recommendation.option is None:
-        return t("no_rec")
-    return t("rec_provisional" if low else "rec_label")
+    provisional = low and d.recommendation.option is not None
+    return t("rec_provisional" if provisional else "rec_label")
 
 
 def _reasons(files: RunFiles, t: WebStrings) -> list[SafeString]:

@@ -43,6 +43,12 @@ RECIPES = {
     # A reading budget of two pages leaves kept pages unread.
     "en_budget": Recipe(NOTES_QUESTION, "en", tuple(NOTES_DIMENSIONS), (("max_pages", 2),)),
     "zh": Recipe(ZH_QUESTION, "zh"),
+    # Options no page speaks of: nothing to recommend, no number to show.
+    "none": Recipe(
+        "For our notes app, choose between Zorblat and Quexifor, weighing cost and licence risk",
+        "en",
+        ({"name": "cost", "weight": 0.5}, {"name": "licence risk", "weight": 0.5}),
+    ),
 }
 
 

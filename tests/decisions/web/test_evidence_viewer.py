@@ -11,6 +11,7 @@ from django.utils.html import escape
 from decisions.evidence_view import Cited, highlight
 from decisions.report_view import quote_anchor
 from research.artifacts import Crosscheck, Notes
+from research.outcomes import Outcome
 from research.services import store_for
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +84,18 @@ def test_the_viewer_names_the_source_and_links_its_original_address(install, ada
     )
     assert reverse("decisions:report", args=[run.run_id]) in html
     assert "[1]" in html  # its number in the report
+
+
+def test_a_source_that_could_not_be_read_says_so(install, ada_client):
+    run = install("en")
+    store = store_for(run.run_id)
+    notes = store.read_model("round_3_notes.json", Notes)
+    src = notes.sources[0]
+    src.status, src.detail, src.page = Outcome.TIMEOUT, "after 20 s", None
+    store.write_json("round_3_notes.json", notes)
+    html = viewer(ada_client, run.run_id, src.source_id).content.decode()
+    assert "No text was stored for this page: TIMEOUT, after 20 s." in html
+    assert f'href="{src.url}"' in html
 
 
 def test_a_source_the_run_never_had_is_a_404(install, ada_client):

@@ -244,3 +244,18 @@ def test_a_failed_run_says_it_stopped_before_writing_a_report(install, ada_clien
     run = install("en", status=Run.Status.FAILED)
     html = page(ada_client, run)
     assert "stopped before it could write a report" in html
+
+
+def test_a_run_without_evidence_recommends_nothing_and_invents_no_number(install, ada_client):
+    run = install("none")
+    decision, _, _ = artifacts(run)
+    assert decision.recommendation.option is None
+    html = page(ada_client, run)
+    answer = between(html, 'class="answer-card', 'class="toc"')
+    assert '<p class="rec-option rec-none">No recommendation</p>' in answer
+    assert "Low confidence (0/100" in answer
+    chart = between(html, '<svg class="chart"', "</svg>")
+    assert "<rect" not in chart and chart.count(">No evidence</text>") == 2
+    matrix = between(html, '<table class="matrix">', "</table>\n</div>")
+    assert matrix.count('class="cell state-no_evidence') == 4
+    assert '<span class="score">' not in matrix
