@@ -1,0 +1,119 @@
+"""What the report page shows, shaped from a run's artifacts for its templates.
+
+Plain functions from the pydantic artifacts to small dataclasses: no request, no
+database. The numbers, claims and quotes are the ones report.md prints (the same verified
+claims, the same citation numbers); only the layout differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.safestring import SafeString
+
+from decisions import narrative
+from decisions.report_view import debate, matrix
+from decisions.report_view.files import (
+    EvidenceUrl,
+    Quoter,
+    RunFiles,
+    load,
+    quote_anchor,
+    report_ready,
+    rich,
+)
+from decisions.report_view.sources import source_kind, sources
+from decisions.web_i18n import WebStrings
+from research.artifacts import Decision
+from research.outcomes import Outcome
+
+__all__ = ["RunFiles", "load", "quote_anchor", "report_page", "report_ready", "source_kind"]
+
+WARNING_ITEMS = 3  # what-would-raise-it items in the opening; the rest are further down
+
+
+@dataclass
+class Part:
+    label: str
+    value: float | None
+
+
+def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
+    """The template context of the report page, in the question's language."""
+    d, plan = files.decision, files.plan
+    t = WebStrings(plan.language)
+    quote = Quoter(files.numbers, evidence_url)
+    return {
+        "t": t,
+        "L": t.labels(),
+        "question": plan.question,
+        "mode": t("mode_deterministic" if d.mode == "deterministic" else "mode_llm"),
+        **_answer(files, quote, t),
+        "chart": matrix.chart(d),
+        "dimensions": [(dim.name, round(dim.weight * 100)) for dim in plan.dimensions],
+        "rows": matrix.rows(files, quote, t),
+        "formula": rich(t("matrix_intro", formula=matrix.formula(t))),
+        "contradictions": [
+            debate.contradiction(x, files, quote, t) for x in files.crosscheck.contradictions
+        ],
+        "consensus": [debate.consensus(k, files, quote, t) for k in files.crosscheck.consensus],
+        "no_contradiction": _none_found("no_contradiction", files, t),
+        "no_consensus": _none_found("no_consensus", files, t),
+        "parts": _parts(d, t),
+        "method": d.assessment.method,
+        "missing": d.missing_information,
+        "not_read": d.not_read,
+        "kept_not_read_intro": t("kept_not_read_intro", budget=plan.limits.max_pages),
+        "unreachable": d.unreachable,
+        "sources": sources(files, evidence_url, t),
+        "no_source": t("no_source"),
+        "unread_sources": [s for s in files.notes.sources if s.status is not Outcome.OK],
+    }
+
+
+def _answer(files: RunFiles, quote: Quoter, t: WebStrings) -> dict[str, Any]:
+    """The opening: warning, recommendation, confidence, reasons, the top contradiction."""
+    d = files.decision
+    confidence = d.assessment.confidence
+    low = confidence < d.threshold
+    top = narrative.top_contradiction(files.crosscheck.contradictions, d, files.plan, files.claims)
+    return {
+        "low": low,
+        "warning": rich(t("low_confidence", confidence=f"{confidence:.0f}", threshold=d.threshold)),
+        "would_raise": d.missing_information[:WARNING_ITEMS],
+        "would_raise_default": t("would_raise_default"),
+        "more_missing": max(0, len(d.missing_information) - WARNING_ITEMS),
+        "rec_label": t("rec_provisional" if low and d.recommendation.option else "rec_label"),
+        "recommendation": d.recommendation.option,
+        "confidence": round(confidence),
+        "threshold": d.threshold,
+        "gauge": matrix.Gauge(confidence, d.threshold, t("threshold", threshold=d.threshold)),
+        "reasons": _reasons(files, t),
+        "top": debate.contradiction(top, files, quote, t) if top else None,
+    }
+
+
+def _reasons(files: RunFiles, t: WebStrings) -> list[SafeString]:
+    said = narrative.reasons(
+        files.decision, files.plan, files.claims, files.cite, list(files.numbers)
+    )
+    return [rich(t.say(s.key, s.params)) for s in said]
+
+
+def _none_found(key: str, files: RunFiles, t: WebStrings) -> SafeString:
+    """The sentence saying none was found among the sources read (or that none was read)."""
+    if not files.numbers:
+        return rich(t(f"{key}_unread"))
+    return rich(t(key, cites=files.cite(list(files.numbers))))
+
+
+def _parts(d: Decision, t: WebStrings) -> list[Part]:
+    a = d.assessment
+    return [
+        Part(t("coverage"), a.coverage),
+        Part(t("consistency"), a.consistency),
+        Part(t("timeliness"), a.timeliness),
+        Part(t("verifiability"), a.verifiability),
+        Part(t("corroboration"), a.corroboration),
+    ]

@@ -1,0 +1,123 @@
+"""Where the sources disagree, side by side, and where independent sources agree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString
+
+from decisions import narrative
+from decisions.report_view.files import Quote, Quoter, RunFiles, rich
+from decisions.scoring import current_side, weight
+from decisions.web_i18n import WebStrings
+from research.artifacts import Consensus, Contradiction, ContradictionSide
+
+
+@dataclass
+class Side:
+    label: str
+    pages: str  # "3 pages"
+    state: str | None  # current | earlier | None
+    quotes: list[Quote]  # its own first, then the pages siding with it
+
+
+@dataclass
+class ContradictionView:
+    id: str
+    option: str
+    topic: str
+    said: SafeString  # both sides in words
+    cause: str | None  # time | scope | error | None
+    cause_label: str
+    cause_text: SafeString  # why they may differ
+    effect: str  # what it does to the scores
+    sides: list[Side]
+    sentence: SafeString  # said and cause in one run of text
+
+
+@dataclass
+class ConsensusView:
+    id: str
+    option: str
+    topic: str
+    value: str
+    agree: str
+    quotes: list[Quote]
+
+
+def contradiction(
+    x: Contradiction, files: RunFiles, quote: Quoter, t: WebStrings
+) -> ContradictionView:
+    said = narrative.describe(x, files.claims, files.numbers)
+    why = narrative.cause(x, files.claims, files.numbers, files.strengths)
+    said_text = t.say(said.key, said.params) + t("full_stop")
+    why_text = t.say(why.key, why.params) if why else ""
+    current = current_side(x)
+    return ContradictionView(
+        id=x.id,
+        option=x.option,
+        topic=topic(x.attribute, x.dimension, t),
+        said=rich(said_text),
+        cause=x.cause,
+        cause_label=t(f"cause_label_{x.cause or 'error'}"),
+        cause_text=rich(why_text),
+        effect=_effect(weight(x), t),
+        sides=[
+            _side(x, "a", t("side_one"), current, quote, t),
+            _side(x, "b", t("side_other"), current, quote, t),
+        ],
+        sentence=rich(said_text + (t("sentence_sep") + why_text if why_text else "")),
+    )
+
+
+def _effect(share: float, t: WebStrings) -> str:
+    """What the contradiction does to consistency (decisions.scoring.weight)."""
+    if share <= 0:
+        return t("effect_settled")
+    if share < 1:
+        return t("effect_partial", share=round(share * 100))
+    return t("effect_full")
+
+
+def _side(
+    x: Contradiction, side: str, label: str, current: str | None, quote: Quoter, t: WebStrings
+) -> Side:
+    main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
+    quotes = [q for q in (quote(s.source_id, s.quote) for s in _unique(main, also)) if q]
+    pages = len({q.n for q in quotes})
+    state = None if current is None else ("current" if current == side else "earlier")
+    return Side(label, t("pages_count", count=pages), state, quotes)
+
+
+def _unique(main: ContradictionSide, also: list[ContradictionSide]) -> list[ContradictionSide]:
+    seen, out = set(), []
+    for s in (main, *also):
+        if (s.source_id, s.quote) not in seen:
+            seen.add((s.source_id, s.quote))
+            out.append(s)
+    return out
+
+
+def topic(attribute: str, dimension: str | None, t: WebStrings) -> str:
+    if attribute == "stance":
+        return t("topic_stance", dimension=dimension or t("overall_merit"))
+    return t.attribute(attribute)
+
+
+def consensus(k: Consensus, files: RunFiles, quote: Quoter, t: WebStrings) -> ConsensusView:
+    """What independent sites agree on, in one quote from each."""
+    quotes, seen = [], set()
+    for claim_id in k.claim_ids:
+        claim = files.claims.get(claim_id)
+        shown = claim and claim.source_id not in seen and quote(claim.source_id, claim.quote)
+        if shown:
+            seen.add(claim.source_id)
+            quotes.append(shown)
+    return ConsensusView(
+        k.id,
+        k.option,
+        topic(k.attribute, k.dimension, t),
+        t.value(k.value),
+        t("agree", count=len(k.sites), sites=", ".join(k.sites)),
+        quotes,
+    )

@@ -1,0 +1,121 @@
+"""A finished run's artifacts as the report pages read them, and the small helpers every
+part of the page shares: citation numbers, quote anchors, sentences as HTML."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from decisions.decide import verify_quotes
+from decisions.scoring import source_infos, standing
+from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
+from research.stages.context import StageContext
+from research.steps import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, stored_pages
+from research.store import RunStore
+
+REPORT_FILES = (PLAN, FILTERED, NOTES, CROSSCHECK, DECISION)
+EvidenceUrl = Callable[[str], str]  # source id -> URL of its evidence viewer
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    run_id: str
+    plan: Plan
+    filtered: Filtered
+    notes: Notes
+    crosscheck: Crosscheck  # only claims whose quotes are in their stored source
+    decision: Decision
+
+    @cached_property
+    def numbers(self) -> dict[str, int]:
+        """Source id -> citation number, as report.md numbers them."""
+        return {s.source_id: n for n, s in enumerate(self.notes.ok_sources(), 1)}
+
+    @cached_property
+    def claims(self) -> dict[str, Claim]:
+        return {c.id: c for c in self.crosscheck.claims}
+
+    @cached_property
+    def strengths(self) -> dict[str, float]:
+        """Claim id -> how much its page counts for it, as the scores count it."""
+        infos = source_infos(self.notes, self.plan.options, self.plan.language)
+        return {
+            c.id: standing(c, infos[c.source_id]).strength
+            for c in self.crosscheck.claims
+            if c.source_id in infos
+        }
+
+    def cite(self, source_ids: list[str]) -> str:
+        """ "[1], [3]": the citation numbers of these sources, in order."""
+        numbers = self.numbers
+        return ", ".join(f"[{n}]" for n in sorted({numbers[s] for s in source_ids if s in numbers}))
+
+
+def report_ready(store: RunStore) -> bool:
+    return all(store.artifact_path(name).is_file() for name in REPORT_FILES)
+
+
+def load(store: RunStore) -> RunFiles:
+    notes = store.read_model(NOTES, Notes)
+    check = store.read_model(CROSSCHECK, Crosscheck)
+    return RunFiles(
+        run_id=store.run_id,
+        plan=store.read_model(PLAN, Plan),
+        filtered=store.read_model(FILTERED, Filtered),
+        notes=notes,
+        # The same check the decide stage ran, so the page cites what the scores counted.
+        crosscheck=verify_quotes(check, stored_pages(store, notes), StageContext()).crosscheck,
+        decision=store.read_model(DECISION, Decision),
+    )
+
+
+def quote_anchor(quote: str) -> str:
+    """The id of a quote's first highlight in the evidence viewer."""
+    return "q-" + hashlib.sha256(quote.encode("utf-8")).hexdigest()[:10]
+
+
+@dataclass
+class Quote:
+    n: int  # the citation number of its source
+    quote: str
+    href: str  # the evidence viewer, at the quote's highlight
+
+
+class Quoter:
+    """Makes a cited quote, linked to its highlight; None for a source the report does
+    not number (one that could not be read)."""
+
+    def __init__(self, numbers: dict[str, int], evidence_url: EvidenceUrl) -> None:
+        self.numbers, self.evidence_url = numbers, evidence_url
+
+    def __call__(self, source_id: str, text: str) -> Quote | None:
+        if source_id not in self.numbers:
+            return None
+        href = f"{self.evidence_url(source_id)}#{quote_anchor(text)}"
+        return Quote(self.numbers[source_id], text, href)
+
+
+_INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\[(?P<cite>\d+)\]")
+
+
+def rich(text: str) -> SafeString:
+    """A sentence of decisions.i18n as HTML: its **bold** and `code`, and citations [n]
+    linked to the evidence list. Everything else is escaped."""
+    out, pos = [], 0
+    for m in _INLINE.finditer(text):
+        out.append(escape(text[pos : m.start()]))
+        if m.group("bold") is not None:
+            out.append(format_html("<strong>{}</strong>", rich(m.group("bold"))))
+        elif m.group("code") is not None:
+            out.append(format_html("<code>{}</code>", m.group("code")))
+        else:
+            out.append(format_html('<a class="cite" href="#src-{0}">[{0}]</a>', m.group("cite")))
+        pos = m.end()
+    out.append(escape(text[pos:]))
+    return mark_safe("".join(out))

@@ -1,0 +1,225 @@
+"""The score matrix as a heat map whose cells open into their parts, the weighted totals
+as a bar chart, and the confidence as a gauge; the charts are drawn as SVG by templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from decisions.missing import Reading, unread_pages
+from decisions.report_view.files import Quote, Quoter, RunFiles
+from decisions.scoring import WEIGHTS, superseded
+from decisions.web_i18n import WebStrings
+from research.artifacts import Claim, Contradiction, Decision, ScoreCell
+
+
+@dataclass
+class Evidence:
+    claim_id: str
+    label: str
+    quote: Quote
+    superseded: str = ""  # "superseded by a later source (x02)"
+
+
+@dataclass
+class Component:
+    label: str
+    value: float
+    weight: float
+
+    @property
+    def points(self) -> float:
+        return round(self.value * self.weight, 1)
+
+
+@dataclass
+class Cell:
+    option: str
+    dimension: str
+    state: str  # scored | no_evidence | not_read
+    score: float | None = None
+    heat: str = ""
+    components: list[Component] = field(default_factory=list)
+    capped_by: str | None = None
+    capped_note: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Row:
+    option: str
+    rank: int
+    total: float | None
+    heat: str
+    recommended: bool
+    cells: list[Cell]
+
+
+def heat(score: float | None) -> str:
+    """A CSS class from a score: heat-0 (0-9) to heat-9 (90-100)."""
+    return "" if score is None else f"heat-{min(9, max(0, int(score // 10)))}"
+
+
+def formula(t: WebStrings) -> str:
+    return " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items())
+
+
+def rows(files: RunFiles, quote: Quoter, t: WebStrings) -> list[Row]:
+    """One row per option, best first; one cell per dimension, in the plan's order."""
+    d = files.decision
+    cells = {(c.option, c.dimension): c for c in d.matrix}
+    old = superseded(files.crosscheck.contradictions)
+    reading = Reading(files.notes, files.filtered, files.plan.limits.max_pages)
+    unread = {o: bool(unread_pages(o, reading, t.language)) for o in files.plan.options}
+    out = []
+    for r in d.ranking:
+        row = [
+            _cell(cells[(r.option, dim.name)], files, old, unread.get(r.option, False), quote, t)
+            for dim in files.plan.dimensions
+            if (r.option, dim.name) in cells
+        ]
+        recommended = r.option == d.recommendation.option
+        out.append(Row(r.option, r.rank, r.total, heat(r.total), recommended, row))
+    return out
+
+
+def _cell(
+    cell: ScoreCell,
+    files: RunFiles,
+    old: dict[str, Contradiction],
+    unread: bool,
+    quote: Quoter,
+    t: WebStrings,
+) -> Cell:
+    """A missing cell is "not read" when kept pages about its option went unread (or
+    could not be read), and "no evidence" when the pages read said nothing on it."""
+    if cell.missing or cell.score is None:
+        state = "not_read" if unread else "no_evidence"
+        return Cell(cell.option, cell.dimension, state, notes=cell.notes)
+    parts = [
+        Component(t(f"part_{name}"), getattr(cell, name) or 0.0, share)
+        for name, share in WEIGHTS.items()
+    ]
+    return Cell(
+        cell.option,
+        cell.dimension,
+        "scored",
+        cell.score,
+        heat(cell.score),
+        parts,
+        cell.capped_by,
+        t("capped", claim=cell.capped_by) if cell.capped_by else "",
+        _evidence(cell, files, old, quote, t),
+        cell.notes,
+    )
+
+
+def _evidence(
+    cell: ScoreCell, files: RunFiles, old: dict[str, Contradiction], quote: Quoter, t: WebStrings
+) -> list[Evidence]:
+    evidence = []
+    for claim_id in cell.claim_ids:
+        claim = files.claims.get(claim_id)
+        shown = claim and quote(claim.source_id, claim.quote)
+        if shown:
+            later = t("superseded", id=old[claim_id].id) if claim_id in old else ""
+            evidence.append(Evidence(claim_id, claim_label(claim, t), shown, later))
+    return evidence
+
+
+def claim_label(claim: Claim, t: WebStrings) -> str:
+    if claim.kind == "stance":
+        return t("label_stance", value=t.value(claim.value), dimension=claim.dimension)
+    if claim.kind == "statement":
+        return t("label_statement", attribute=t.attribute(claim.attribute))
+    return t("label_fact", attribute=t.attribute(claim.attribute), value=t.value(claim.value))
+
+
+# --- the totals chart ---------------------------------------------------------------------
+
+ROW = 38  # height of one bar's row
+TOP = 8
+
+
+@dataclass
+class Bar:
+    option: str
+    label: str  # shortened to fit the chart; the full name is its title
+    total: float | None
+    recommended: bool
+    y: float
+    width: float
+    left: int
+
+    @property
+    def text_y(self) -> float:
+        return self.y + 15.5
+
+    @property
+    def value_x(self) -> float:
+        return round(self.left + self.width + 6, 1)
+
+
+@dataclass
+class Chart:
+    """Bars on a 0-100 axis, `span` units long, after a column of labels `left` wide."""
+
+    bars: list[Bar] = field(default_factory=list)
+    height: int = 0
+    ticks: list[tuple[int, float]] = field(default_factory=list)  # (value, x)
+    left: int = 124
+    span: int = 340
+    bar_height: int = 22
+    width: int = 520
+
+    @property
+    def text_x(self) -> int:
+        return self.left - 10
+
+    @property
+    def axis_y(self) -> int:
+        return self.height - 22
+
+
+def chart(d: Decision) -> Chart:
+    shape = Chart()
+    for i, r in enumerate(d.ranking):
+        width = round(shape.span * (r.total or 0) / 100, 1)
+        recommended = r.option == d.recommendation.option
+        y = TOP + i * ROW
+        shape.bars.append(Bar(r.option, clip(r.option), r.total, recommended, y, width, shape.left))
+    shape.height = TOP + len(d.ranking) * ROW + 26
+    shape.ticks = [(v, shape.left + shape.span * v / 100) for v in (0, 25, 50, 75, 100)]
+    return shape
+
+
+def clip(name: str, room: int = 15) -> str:
+    """Shorten a label to about `room` Latin letters (a CJK character takes two)."""
+    used = 0
+    for i, ch in enumerate(name):
+        used += 2 if ord(ch) > 0x2E80 else 1
+        if used > room:
+            return name[:i].rstrip() + "…"
+    return name
+
+
+@dataclass
+class Gauge:
+    """The confidence as a bar on a 0-100 scale drawn 300 units wide, with the threshold."""
+
+    value: float
+    threshold: int
+    label: str
+
+    @property
+    def width(self) -> float:
+        return round(3 * max(0.0, min(100.0, self.value)), 1)
+
+    @property
+    def threshold_x(self) -> float:
+        return 3 * max(0, min(100, self.threshold))
+
+    @property
+    def label_x(self) -> float:
+        # Keep the label inside the drawing near either end.
+        return min(max(self.threshold_x, 45), 255)
