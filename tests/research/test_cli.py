@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from research import services
+from research import services, tasks
 from research.celery import app as celery_app
 from research.models import Run
 
@@ -45,7 +46,12 @@ def stage_lines(output: str) -> list[str]:
 
 
 @pytest.fixture
-def finished(runs_dir) -> str:
+def admin_user(django_user_model):
+    return django_user_model.objects.create_superuser("root", password="x" * 12)
+
+
+@pytest.fixture
+def finished(runs_dir, admin_user) -> str:
     return run_id_of(research(QUESTION, "--source", LOCAL))
 
 
@@ -54,7 +60,7 @@ def finished(runs_dir) -> str:
 
 @pytest.mark.django_db
 def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report(
-    runs_dir, tmp_path
+    runs_dir, tmp_path, admin_user
 ):
     out_file = tmp_path / "out" / "report.md"
     output = research(QUESTION, "--source", LOCAL, "--out", str(out_file))
@@ -73,26 +79,54 @@ def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report
         assert report.startswith("> **Low confidence")
     else:
         assert report.startswith("# Decision report")
-    assert Run.objects.get(run_id=run_id).status == Run.Status.DONE
+    run = Run.objects.get(run_id=run_id)
+    assert run.status == Run.Status.DONE
+    assert run.owner == admin_user, "a run from the command line belongs to the first superuser"
+
+
+# --- owner ----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_run_belongs_to_the_user_named_with_user(admin_user, django_user_model, monkeypatch):
+    monkeypatch.setattr(tasks, "start", lambda run_id, stage: None)
+    django_user_model.objects.create_user("ada", password="x" * 12)
+    run_id = run_id_of(research(QUESTION, "--source", LOCAL, "--user", "ada", "--queue"))
+    assert Run.objects.get(run_id=run_id).owner.username == "ada"
+
+
+@pytest.mark.django_db
+def test_a_run_without_any_account_to_own_it_is_refused_with_what_to_do(runs_dir):
+    with pytest.raises(CommandError) as caught:
+        research(QUESTION, "--source", LOCAL)
+    assert "there is no account yet: create one with" in str(caught.value)
+    assert "manage.py createsuperuser" in str(caught.value)
+    assert list(runs_dir.iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_an_unknown_user_is_refused(admin_user):
+    with pytest.raises(CommandError, match="no user named 'nobody'"):
+        research(QUESTION, "--source", LOCAL, "--user", "nobody")
 
 
 # --- bad input ----------------------------------------------------------------------------
 
 BAD_INPUT = [
-    pytest.param(["", "--source", LOCAL], "the question is empty", id="empty question"),
+    pytest.param(["", "--source", LOCAL], "The question is empty", id="empty question"),
     pytest.param(
         ["What should we use to sync our notes?", "--source", LOCAL],
-        "name at least two options",
+        "No options found in the question: name at least two",
         id="no options",
     ),
     pytest.param(
         [QUESTION, "--dimension", "cost:abc", "--source", LOCAL],
-        "the weight of 'cost' must be a number",
+        "The weight of 'cost' must be a number above 0, like 0.3 or 30%; got 'abc'.",
         id="weight not a number",
     ),
     pytest.param(
         [QUESTION, "--dimension", "cost:-1", "--source", LOCAL],
-        "the weight of 'cost' must be a number above 0",
+        "The weight of 'cost' must be a number above 0",
         id="negative weight",
     ),
     pytest.param(
@@ -106,11 +140,17 @@ BAD_INPUT = [
     ),
     pytest.param(["--resume", "feedc0ffee00"], "no run folder", id="unknown run id"),
     pytest.param(["--resume", "../x"], "not a valid run id", id="path traversal run id"),
+    pytest.param(
+        ["--resume", "feedc0ffee00", "--from-stage", "verify"],
+        "unknown stage 'verify': choose one of retrieve, filter, deep-read, cross-validate, decide",
+        id="unknown stage",
+    ),
 ]
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT)
-def test_bad_input_is_refused_with_a_one_line_message(args, message, runs_dir):
+def test_bad_input_is_refused_with_a_one_line_message(args, message, runs_dir, admin_user):
     with pytest.raises(CommandError) as caught:
         research(*args)
     text = str(caught.value)
@@ -119,25 +159,54 @@ def test_bad_input_is_refused_with_a_one_line_message(args, message, runs_dir):
     assert list(runs_dir.iterdir()) == [], "a refused command must not start a run"
 
 
-def test_bad_input_on_the_command_line_exits_non_zero_without_a_traceback(tmp_path):
+def manage(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`manage.py ARGS` in a process of its own, with its own database and runs folder."""
     env = {
         **os.environ,
         "RUNS_DIR": str(tmp_path / "runs"),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "DJANGO_SUPERUSER_PASSWORD": "not-a-shared-default-1",
     }
-    args = [QUESTION, "--dimension", "cost:abc", "--source", LOCAL]
-    proc = subprocess.run(
-        [sys.executable, "manage.py", "research", *args],
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
+
+
+def test_bad_input_on_the_command_line_exits_non_zero_without_a_traceback(tmp_path):
+    assert manage(tmp_path, "migrate", "--noinput").returncode == 0
+    assert manage(tmp_path, "ensure_admin").returncode == 0
+    proc = manage(tmp_path, "research", QUESTION, "--dimension", "cost:abc", "--source", LOCAL)
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        "CommandError: the weight of 'cost' must be a number, like cost:0.3, got 'abc'"
+        "CommandError: The weight of 'cost' must be a number above 0, like 0.3 or 30%; got 'abc'."
+    ]
+
+
+def test_the_first_run_on_a_new_database_sets_it_up_before_anything_else(tmp_path):
+    proc = manage(tmp_path, "research", QUESTION, "--source", LOCAL)
+    assert "Setting up a new database (manage.py migrate)..." in proc.stdout
+    assert "Traceback" not in proc.stderr
+    # Set up, but empty: the run needs an account to own it, and the message says so.
+    assert proc.returncode != 0
+    assert "there is no account yet" in proc.stderr
+    assert manage(tmp_path, "migrate", "--check").returncode == 0
+
+
+def test_a_database_that_needs_an_upgrade_is_left_alone_with_the_command_to_run(tmp_path):
+    assert manage(tmp_path, "migrate", "--noinput").returncode == 0
+    assert manage(tmp_path, "migrate", "research", "zero", "--noinput").returncode == 0
+    proc = manage(tmp_path, "research", QUESTION, "--source", LOCAL)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "CommandError: the database needs 1 migration: run `make migrate` "
+        "(or `.venv/bin/python manage.py migrate`) first"
     ]
 
 
@@ -150,6 +219,14 @@ def test_resuming_a_finished_run_skips_every_stage(finished):
     assert attempts(finished) == dict.fromkeys(attempts(finished), 1)
     assert all(status != "done" for _, status in stage_lines(output))
     assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["cross-validate", "crosscheck", "Cross-Validate"])
+def test_from_stage_takes_the_stage_names_the_readme_uses_as_well_as_the_ids(finished, name):
+    output = research("--resume", finished, "--from-stage", name)
+    assert stage_lines(output) == [("cross-validate", "done"), ("decide", "done")]
+    assert attempts(finished)["crosscheck"] == 2 and attempts(finished)["deepread"] == 1
 
 
 @pytest.mark.django_db
@@ -181,7 +258,7 @@ def eager_celery(settings):
 
 
 @pytest.mark.django_db
-def test_a_queued_run_completes_through_the_stage_tasks(eager_celery):
+def test_a_queued_run_completes_through_the_stage_tasks(eager_celery, admin_user):
     output = research(QUESTION, "--source", LOCAL, "--queue")
     run_id = run_id_of(output)
     assert "Queued for the workers" in output
@@ -191,3 +268,80 @@ def test_a_queued_run_completes_through_the_stage_tasks(eager_celery):
     assert set(run.stages.values_list("status", flat=True)) == {"done"}
     assert attempts(run_id) == dict.fromkeys(attempts(run_id), 1)
     assert services.store_for(run_id).is_valid("report.md")
+
+
+@pytest.mark.django_db
+def test_a_queued_run_with_out_waits_for_the_workers_and_writes_the_report(
+    eager_celery, admin_user, tmp_path
+):
+    out_file = tmp_path / "queued.md"
+    output = research(QUESTION, "--source", LOCAL, "--queue", "--out", str(out_file))
+    run_id = run_id_of(output)
+    assert "waiting up to 1800s" in output
+    assert f"Report written to {out_file}" in output
+    assert out_file.read_text(encoding="utf-8") == services.store_for(run_id).read_text("report.md")
+
+
+@pytest.mark.django_db
+def test_a_queued_run_that_outlasts_the_wait_says_where_its_report_will_be(
+    admin_user, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(tasks, "start", lambda run_id, stage: None)  # no worker picks it up
+    out_file = tmp_path / "late.md"
+    with pytest.raises(CommandError) as caught:
+        research(QUESTION, "--source", LOCAL, "--queue", "--out", str(out_file), "--wait", "0.3")
+    run = Run.objects.get()
+    report = services.store_for(run.run_id).artifact_path("report.md")
+    assert str(caught.value) == (
+        "the run is still going after 0s, so no report was written to the --out file; the "
+        f"workers carry on, and the report will be at {report}"
+    )
+    assert not out_file.exists()
+
+
+@pytest.mark.django_db
+def test_a_queue_that_does_not_answer_fails_the_run_and_says_so(admin_user, monkeypatch):
+    def broker_down(run_id: str, stage: str) -> None:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(tasks, "start", broker_down)
+    with pytest.raises(CommandError, match=r"the task queue \(Redis\) did not answer"):
+        research(QUESTION, "--source", LOCAL, "--queue")
+    assert Run.objects.get().status == Run.Status.FAILED
+
+
+# --- unreachable sources --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_run_whose_every_source_is_unreachable_writes_its_report_then_exits_non_zero(
+    admin_user, tmp_path
+):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]  # nothing listens here once the socket closes
+    out_file = tmp_path / "nothing.md"
+    out = io.StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command(
+            "research",
+            QUESTION,
+            "--source",
+            f"searxng:http://127.0.0.1:{closed}",
+            "--out",
+            str(out_file),
+            stdout=out,
+            no_color=True,
+        )
+    assert "no source could be reached (every search failed)" in str(caught.value)
+    assert "No recommendation" in out.getvalue()
+    run_id = run_id_of(out.getvalue())
+    assert out_file.read_text(encoding="utf-8") == services.store_for(run_id).read_text("report.md")
+
+
+@pytest.mark.django_db
+def test_a_source_that_answers_with_nothing_found_is_not_unreachable(admin_user, tmp_path):
+    empty = tmp_path / "empty-corpus"
+    empty.mkdir()
+    output = research(QUESTION, "--source", f"local:{empty}")
+    assert "No recommendation" in output

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
-from decisions.corpus_runner import CorpusRunner
+from decisions.corpus_runner import CorpusRunner, _measuring_account
 from decisions.quality import evaluate, report_quotes
 from research.models import Run
 
@@ -92,6 +92,7 @@ class Command(BaseCommand):
             question,
             *[f"--dimension={d}" for d in dims],
             f"--source=local:{FIXTURES / 'corpus' / corpus}",
+            f"--user={_measuring_account()}",
             stdout=io.StringIO(),
         )
         run = Run.objects.exclude(pk__in=before).get()

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
 
 from research import pipeline, services, tasks
-from research.artifacts import STAGES
-from research.providers.search import SourceSpecError, build_provider
-from research.stages.plan import PRESETS, PlanError, build_plan, parse_dimension
-from research.steps import limits_from
+from research.artifacts import STAGES, Candidates
+from research.models import Run
+from research.names import UnknownStage, stage_id, stage_label
+from research.stages.plan import PRESETS
 from research.store import StoreError
 
-LABELS = {
-    "retrieve": "retrieve",
-    "filter": "filter",
-    "deepread": "deep-read",
-    "crosscheck": "cross-validate",
-    "decide": "decide",
-}
+MIGRATE_HINT = "run `make migrate` (or `.venv/bin/python manage.py migrate`) first"
+
+
+def _stage(value: str) -> str:
+    try:
+        return stage_id(value)
+    except UnknownStage as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 class Command(BaseCommand):
@@ -51,7 +55,7 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="SPEC",
-            help="local:DIR, searxng:URL or ddgs (repeat)",
+            help="local:DIR, searxng:URL, ddgs or a name from SOURCES (repeat)",
         )
         parser.add_argument("--out", metavar="FILE", help="write the report to FILE")
         parser.add_argument(
@@ -59,67 +63,89 @@ class Command(BaseCommand):
             action="store_true",
             help="hand the run to the Celery workers instead of running here",
         )
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=1800.0,
+            metavar="SECONDS",
+            help="with --queue --out: how long to wait for the workers (default 1800)",
+        )
         parser.add_argument("--resume", metavar="RUN_ID", help="resume a run from its files")
         parser.add_argument(
             "--from-stage",
-            choices=STAGES,
-            help="with --resume: run this stage and every later one again",
+            type=_stage,
+            metavar="STAGE",
+            help="with --resume: run this stage and every later one again "
+            f"({', '.join(stage_label(s) for s in STAGES)})",
         )
-        parser.add_argument("--user", help="the username that owns the run")
+        parser.add_argument(
+            "--user", help="the username that owns the run (default: the first superuser)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["from_stage"] and not opts["resume"]:
             raise CommandError("--from-stage needs --resume RUN_ID")
+        self._ensure_migrated()
         run_id = self._resume(opts) if opts["resume"] else self._create(opts)
         folder = services.store_for(run_id).path
         self.stdout.write(f"Run {run_id}: {folder}")
         if opts["queue"]:
-            tasks.start(
-                run_id, opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0]
-            )
-            self.stdout.write("Queued for the workers. Follow it in the run folder's index.json.")
+            self._queue(run_id, opts)
             return
         self._run_here(run_id, opts["from_stage"])
         self._finish(run_id, opts.get("out"))
 
+    # --- the database ---------------------------------------------------------------------
+
+    def _ensure_migrated(self) -> None:
+        """A new database is set up here; one that needs an upgrade is left to the operator."""
+        try:
+            executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+            pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        except DatabaseError as exc:
+            raise CommandError(f"cannot open the database: {exc}") from exc
+        if not pending:
+            return
+        if executor.loader.applied_migrations:
+            count = f"{len(pending)} migration{'s' if len(pending) > 1 else ''}"
+            raise CommandError(f"the database needs {count}: {MIGRATE_HINT}")
+        self.stdout.write("Setting up a new database (manage.py migrate)...")
+        call_command("migrate", interactive=False, verbosity=0)
+
     # --- input --------------------------------------------------------------------------
 
     def _create(self, opts: dict[str, Any]) -> str:
-        question = (opts["question"] or "").strip()
-        sources = opts["source"] or settings.DEFAULT_SOURCES
-        if not sources:
-            raise CommandError("name at least one --source: local:DIR, searxng:URL or ddgs")
+        owner = self._owner(opts.get("user"))
         try:
-            for spec in sources:
-                build_provider(spec)
-            dimensions = [parse_dimension(d) for d in opts["dimension"]]
-            params = {
-                "question": question,
-                "options": opts["option"],
-                "dimensions": [{"name": n, "weight": w} for n, w in dimensions],
-                "preset": opts["preset"] or "",
-                "sources": sources,
-            }
-            build_plan(
-                question,
-                opts["option"],
-                dimensions or None,
-                opts["preset"],
-                sources,
-                limits_from(params),
+            run = services.submit_question(
+                owner=owner,
+                question=opts["question"] or "",
+                options=opts["option"],
+                dimensions=[_split_dimension(d) for d in opts["dimension"]],
+                preset=opts["preset"] or "",
+                sources=opts["source"],
+                trusted_sources=True,  # the operator, on the server
+                enqueue=False,  # this command starts the first stage itself
             )
-        except (PlanError, SourceSpecError) as exc:
+        except services.QuestionInvalid as exc:
             raise CommandError(str(exc)) from exc
-        run = services.create_run(**params, limits={}, owner=self._owner(opts.get("user")))
         return run.run_id
 
     def _owner(self, username: str | None):
-        if not username:
-            return None
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"no user named {username!r}")
-        return user
+        users = get_user_model()
+        if username:
+            user = users.objects.filter(username=username).first()
+            if user is None:
+                raise CommandError(f"no user named {username!r}")
+            return user
+        first = users.objects.filter(is_superuser=True).order_by("pk").first()
+        if first is None:
+            raise CommandError(
+                "a run needs an owner and there is no account yet: create one with "
+                "`.venv/bin/python manage.py createsuperuser` (or start `make run` once), "
+                "or name one with --user"
+            )
+        return first
 
     def _resume(self, opts: dict[str, Any]) -> str:
         try:
@@ -133,6 +159,38 @@ class Command(BaseCommand):
             pipeline.reset_from(store.run_id, opts["from_stage"])
         return store.run_id
 
+    # --- queued -------------------------------------------------------------------------
+
+    def _queue(self, run_id: str, opts: dict[str, Any]) -> None:
+        stage = opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0]
+        try:
+            tasks.start(run_id, stage)
+        except Exception as exc:
+            services.mark_run(run_id, Run.Status.FAILED, stage, services.NOT_QUEUED)
+            raise CommandError(services.NOT_QUEUED) from exc
+        if not opts.get("out"):
+            self.stdout.write("Queued for the workers. Follow it in the run folder's index.json.")
+            return
+        self.stdout.write(f"Queued for the workers; waiting up to {opts['wait']:.0f}s for it.")
+        self._wait_for(run_id, opts["wait"])
+        self._finish(run_id, opts["out"])
+
+    def _wait_for(self, run_id: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            run = Run.objects.get(run_id=run_id)
+            if run.status == Run.Status.DONE:
+                return
+            if run.status == Run.Status.FAILED:
+                raise CommandError(f"the run failed: {run.error}")
+            if time.monotonic() >= deadline:
+                report = services.store_for(run_id).artifact_path("report.md")
+                raise CommandError(
+                    f"the run is still going after {timeout:.0f}s, so no report was written "
+                    f"to the --out file; the workers carry on, and the report will be at {report}"
+                )
+            time.sleep(min(0.5, max(deadline - time.monotonic(), 0.01)))
+
     # --- running ------------------------------------------------------------------------
 
     def _run_here(self, run_id: str, from_stage: str | None) -> None:
@@ -142,23 +200,24 @@ class Command(BaseCommand):
             self.stdout.write("Every stage already has valid output; nothing to run.")
             return
         while stage is not None:
+            label = stage_label(stage)
             position = pipeline.active_stages().index(stage) + 1
-            self._progress(f"[{position}/{total}] {LABELS[stage]}: running")
+            self._progress(f"[{position}/{total}] {label}: running")
             started = time.monotonic()
             try:
                 result = pipeline.execute_stage(
                     run_id, stage, force=stage == from_stage, lock_wait=2.0
                 )
             except pipeline.StageError as exc:
-                raise CommandError(f"{LABELS[stage]} failed: {exc}") from exc
+                raise CommandError(f"{label} failed: {exc}") from exc
             except Exception as exc:
                 raise CommandError(
-                    f"{LABELS[stage]} failed: {exc.__class__.__name__}; the run log has details"
+                    f"{label} failed: {exc.__class__.__name__}; the run log has details"
                 ) from exc
             if result.status == "locked":
                 raise CommandError(f"run {run_id} is being worked on by another process")
             self._progress(
-                f"[{position}/{total}] {LABELS[stage]}: {result.status} "
+                f"[{position}/{total}] {label}: {result.status} "
                 f"in {time.monotonic() - started:.1f}s {_summary(result.counts)}",
                 done=True,
             )
@@ -200,6 +259,27 @@ class Command(BaseCommand):
                 + (" (low: not fit for direct decision use)" if low else "")
             )
         )
+        if _nothing_answered(store):
+            raise CommandError(
+                "no source could be reached (every search failed), so the report above has no "
+                "evidence; check the sources and the network, then run it again"
+            )
+
+
+def _nothing_answered(store) -> bool:
+    """True when every search of every source failed: could not look, not found nothing."""
+    calls = store.read_model("round_1_candidates.json", Candidates).provider_calls
+    return bool(calls) and not any(call.outcome.looked for call in calls)
+
+
+def _split_dimension(spec: str) -> tuple[str, str]:
+    """ "cost:0.5", "cost=50%" or "licence risk" (weight 1); the service checks the weight."""
+    text = " ".join(spec.replace("：", ":").split())
+    for separator in (":", "="):
+        name, found, weight = text.rpartition(separator)
+        if found:
+            return name.strip(), weight.strip()
+    return text, ""
 
 
 def _summary(counts: dict[str, Any]) -> str:
