@@ -1,9 +1,29 @@
+"""The pipeline pages. The report pages of a run (report/, evidence/, export.md) live in
+decisions.urls under the same /runs/<run_id>/ prefix; these routes stay clear of them."""
+
 from django.urls import path
 
-from research.web import views
+from research.web import artifact_views, run_views, views
 
 app_name = "web"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.new_question, name="home"),
+    path("new/", views.new_question, name="new"),
+    path("runs/", views.runs, name="runs"),
+    path("runs/<str:run_id>/", run_views.run_page, name="run"),
+    path("runs/<str:run_id>/progress/", run_views.progress, name="progress"),
+    path("runs/<str:run_id>/cancel/", run_views.cancel, name="cancel"),
+    path("runs/<str:run_id>/rerun/", run_views.rerun, name="rerun"),
+    path("runs/<str:run_id>/artifacts/", artifact_views.artifacts, name="artifacts"),
+    path(
+        "runs/<str:run_id>/artifacts/view/<path:name>",
+        artifact_views.artifact,
+        name="artifact",
+    ),
+    path(
+        "runs/<str:run_id>/artifacts/download/<path:name>",
+        artifact_views.download,
+        name="download",
+    ),
 ]

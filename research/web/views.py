@@ -2,11 +2,73 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from research import selectors, services
+from research.models import Run
+from research.sources import configured_sources
+from research.stages.plan import MAX_QUESTION_CHARS
+from research.web import present
+from research.web.forms import QuestionForm
+from research.web.run_views import STATE_LABELS, run_state
+from research.web.verdicts import Verdict, verdict_for
+
+RUNS_PER_PAGE = 20
 
 
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/home.html")
+@require_http_methods(["GET", "POST"])
+def new_question(request: HttpRequest) -> HttpResponse:
+    posted = request.method == "POST"
+    form = QuestionForm(request.POST if posted else None, sources=configured_sources())
+    if posted and form.check():
+        try:
+            run = services.submit_question(owner=request.user, **form.submission())
+        except services.QuestionInvalid as exc:
+            form.add_errors(exc.errors)
+        else:
+            return redirect("web:run", run_id=run.run_id)
+    context = {
+        "form": form,
+        "max_question_chars": MAX_QUESTION_CHARS,
+        "max_question_shown": f"{MAX_QUESTION_CHARS:,}",
+        "recent": run_rows(selectors.runs_for(request.user)[:5]),
+    }
+    return render(request, "web/new.html", context)
+
+
+@login_required
+def runs(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "").strip()
+    page = Paginator(selectors.runs_for(request.user, search=search), RUNS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {"page": page, "rows": run_rows(page.object_list), "search": search}
+    return render(request, "web/runs.html", context)
+
+
+@dataclass(frozen=True)
+class RunRow:
+    run: Run
+    verdict: Verdict | None
+    state: str
+    state_label: str
+    age: str
+
+
+def run_rows(runs) -> list[RunRow]:
+    now = timezone.now()
+    rows = []
+    for run in runs:
+        state = run_state(run)
+        rows.append(
+            RunRow(run, verdict_for(run), state, STATE_LABELS[state], present.ago(run.created, now))
+        )
+    return rows

@@ -1,0 +1,36 @@
+"""Cancel a run, or re-run it from a stage: thin writes over the pipeline and its tasks.
+
+Cancelling marks the queued or running stage cancelled and the run stopped, in the manifest
+and the database, and logs it; later stages stay pending and earlier results stay on disk.
+It does not kill a worker mid-stage.
+"""
+
+from __future__ import annotations
+
+from research import pipeline, services, tasks
+from research.models import Run
+from research.store import now_iso
+
+CANCELLED = "Cancelled on request. Re-run it from any stage to continue."
+UNFINISHED = ("queued", "running")
+
+
+def cancel_run(run: Run, by: str = "") -> None:
+    store = services.store_for(run.run_id)
+    stages = store.index()["stages"]
+    for stage, entry in stages.items():
+        if entry["status"] in UNFINISHED:
+            pipeline.mark_stage(store, stage, status="cancelled", finished=now_iso(), error="")
+    store.log("run_cancelled", by=by, stage=run.current_stage)
+    services.mark_run(run.run_id, Run.Status.FAILED, run.current_stage, CANCELLED)
+
+
+def rerun_from(run: Run, stage: str) -> None:
+    """Run `stage` and every later one again; earlier stages keep their output."""
+    pipeline.reset_from(run.run_id, stage)
+    services.mark_run(run.run_id, Run.Status.QUEUED, stage)
+    tasks.start(run.run_id, stage)
+
+
+def is_cancelled(run: Run) -> bool:
+    return run.status == Run.Status.FAILED and run.error == CANCELLED

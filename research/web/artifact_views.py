@@ -1,0 +1,57 @@
+"""Every file of a run: listed, shown in the browser, and downloaded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from research import services
+from research.store import LOG, RunStore
+from research.web import files
+from research.web.run_views import owned_run
+
+
+@login_required
+def artifacts(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    store = services.store_for(run.run_id)
+    groups = files.run_files(store) if store.exists() else files.Groups([], [], [])
+    return render(request, "web/artifacts.html", {"run": run, "groups": groups})
+
+
+@login_required
+def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    store = services.store_for(run.run_id)
+    found, path = _find(store, name)
+    context = {"run": run, "file": found, "too_large": found.bytes > files.MAX_SHOWN_BYTES}
+    if not context["too_large"]:
+        if found.name == LOG:
+            context["events"] = files.log_events(path)
+        else:
+            context["text"] = files.shown_text(path)
+    return render(request, "web/artifact.html", context)
+
+
+@login_required
+def download(request: HttpRequest, run_id: str, name: str) -> FileResponse:
+    run = owned_run(request, run_id)
+    found, path = _find(services.store_for(run.run_id), name)
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=True,
+        filename=f"{run.run_id}-{Path(found.name).name}",
+        content_type=found.content_type,
+    )
+
+
+def _find(store: RunStore, name: str) -> tuple[files.RunFile, Path]:
+    if not store.exists():
+        raise Http404("This run has no files.")
+    try:
+        return files.find(store, name)
+    except files.NotAnArtifact:
+        raise Http404("No such file in this run.") from None

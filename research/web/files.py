@@ -1,0 +1,165 @@
+"""The files of one run as the artifacts pages list them.
+
+Only names the manifest records, plus the manifest and the decision log themselves, can be
+listed, shown or downloaded; every name is also resolved through the run store, which
+refuses anything that would leave the run folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from research.store import INDEX, LOG, RunStore, StoreError
+
+PAGES = "round_3_pages/"
+NOTES = "round_3_notes.json"
+MAX_SHOWN_BYTES = 2_000_000  # larger files are offered as a download only
+
+DESCRIPTIONS = {
+    "round_0_plan.json": "The plan: options, dimensions and weights, and the search queries",
+    "round_1_candidates.json": "Every candidate source found, and how each search ended",
+    "round_2_filtered.json": "The sources kept, with scores and reasons, and those dropped",
+    "round_3_notes.json": "Key points of every page read, with exact quotes",
+    "round_3_notes.md": "The same notes, as Markdown",
+    "round_4_crosscheck.json": "Claims, agreements, contradictions and gaps",
+    "round_5_decision.json": "The score matrix, ranking, recommendation and assessment",
+    "report.md": "The report, as Markdown",
+    INDEX: "The manifest: parameters, stage statuses, timings and every file's checksum",
+    LOG: "The decision log: every judgement the run made, one event a line",
+}
+CONTENT_TYPES = {
+    ".json": "application/json",
+    ".jsonl": "application/x-ndjson",
+    ".md": "text/markdown; charset=utf-8",
+}
+
+
+class NotAnArtifact(Exception):
+    """The name is not a file of this run."""
+
+
+@dataclass(frozen=True)
+class RunFile:
+    name: str
+    bytes: int
+    sha256: str
+    description: str
+
+    @property
+    def kind(self) -> str:
+        return Path(self.name).suffix.lstrip(".") or "file"
+
+    @property
+    def content_type(self) -> str:
+        return CONTENT_TYPES.get(Path(self.name).suffix, "text/plain; charset=utf-8")
+
+
+@dataclass(frozen=True)
+class Groups:
+    outputs: list[RunFile]
+    pages: list[RunFile]
+    records: list[RunFile]
+
+    @property
+    def count(self) -> int:
+        return len(self.outputs) + len(self.pages) + len(self.records)
+
+
+def run_files(store: RunStore) -> Groups:
+    titles = _page_titles(store)
+    listed = [_from_manifest(entry, titles) for entry in store.index().get("artifacts", [])]
+    records = [_measured(store, name) for name in (INDEX, LOG)]
+    return Groups(
+        # Rounds in pipeline order, then the report they end in.
+        outputs=sorted(
+            (f for f in listed if not f.name.startswith(PAGES)),
+            key=lambda f: (not f.name.startswith("round_"), f.name),
+        ),
+        pages=[f for f in listed if f.name.startswith(PAGES)],
+        records=[f for f in records if f is not None],
+    )
+
+
+def find(store: RunStore, name: str) -> tuple[RunFile, Path]:
+    """The listed file called `name` and its path; NotAnArtifact for anything else."""
+    groups = run_files(store)
+    match = next(
+        (f for f in groups.outputs + groups.pages + groups.records if f.name == name), None
+    )
+    if match is None:
+        raise NotAnArtifact(name)
+    try:
+        path = store.artifact_path(name)
+    except StoreError as exc:
+        raise NotAnArtifact(name) from exc
+    if not path.is_file():
+        raise NotAnArtifact(name)
+    return match, path
+
+
+def shown_text(path: Path) -> str:
+    """The file as text for the browser: JSON pretty-printed, anything else as it is."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    if path.suffix == ".json":
+        try:
+            return json.dumps(json.loads(text), ensure_ascii=False, indent=2)
+        except ValueError:
+            return text
+    return text
+
+
+def log_events(path: Path) -> list[dict[str, Any]]:
+    """The decision log as rows: time, event, and the rest of the line as name/value pairs."""
+    events = []
+    for number, line in enumerate(path.read_text("utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            data = {"event": "(unreadable line)", "line": line}
+        ts, event = str(data.pop("ts", "")), str(data.pop("event", ""))
+        fields = [(key, _compact(value)) for key, value in data.items()]
+        events.append({"number": number, "ts": ts, "event": event, "fields": fields})
+    return events
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _from_manifest(entry: dict[str, Any], titles: dict[str, str]) -> RunFile:
+    name = str(entry["name"])
+    description = DESCRIPTIONS.get(name) or titles.get(name, "")
+    return RunFile(name, int(entry.get("bytes", 0)), str(entry.get("sha256", "")), description)
+
+
+def _page_titles(store: RunStore) -> dict[str, str]:
+    """What each stored page is, from the notes: its title and site."""
+    try:
+        sources = store.read_json(NOTES).get("sources", [])
+    except (OSError, StoreError, ValueError, AttributeError):
+        return {}
+    titles = {}
+    for source in sources:
+        if isinstance(source, dict) and source.get("page"):
+            parts = [str(source.get("title") or "").strip(), str(source.get("site") or "")]
+            titles[str(source["page"])] = " · ".join(p for p in parts if p)
+    return titles
+
+
+def _measured(store: RunStore, name: str) -> RunFile | None:
+    """The manifest and the log are not listed in the manifest: measure them here."""
+    try:
+        data = (store.path / name).read_bytes()
+    except OSError:
+        return None
+    return RunFile(name, len(data), hashlib.sha256(data).hexdigest(), DESCRIPTIONS[name])

@@ -1,0 +1,217 @@
+"""The run page, its live progress partial, and the buttons that cancel or re-run a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from research import selectors, services
+from research.artifacts import STAGES
+from research.models import Run
+from research.names import stage_label
+from research.sources import label_for
+from research.stages.plan import DEFAULT_PRESET, PRESETS
+from research.store import StoreError
+from research.web import actions, present
+from research.web.verdicts import verdict_for
+
+PLAN = "round_0_plan.json"
+LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
+# A run still queued after this long has probably no worker to take it.
+WORKER_HINT_AFTER = 20  # seconds
+
+
+@dataclass(frozen=True)
+class StageRow:
+    """One stage as the run page shows it."""
+
+    stage: str
+    number: int
+    label: str
+    purpose: str
+    status: str
+    status_label: str
+    facts: list[present.Fact]
+    notes: list[str]
+    duration: str
+    running_since: str  # ISO time, so the page can count the seconds itself
+    attempts: int
+    error: str
+
+
+def owned_run(request: HttpRequest, run_id: str) -> Run:
+    """The run if it belongs to the signed-in user; anyone else's run does not exist."""
+    try:
+        return selectors.run_for(request.user, run_id)
+    except Run.DoesNotExist:
+        raise Http404("No such run.") from None
+
+
+@login_required
+def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    plan = _plan(run)
+    context = {
+        **progress_context(run),
+        "options": run.options or plan.get("options") or [],
+        "options_from_question": not run.options,
+        "dimensions": _dimension_shares(
+            run.dimensions
+            or plan.get("dimensions")
+            or [{"name": n, "weight": w} for n, w in PRESETS.get(run.preset or DEFAULT_PRESET, [])]
+        ),
+        "sources": [label_for(spec) for spec in run.sources],
+    }
+    return render(request, "web/run.html", context)
+
+
+def _plan(run: Run) -> dict[str, Any]:
+    """The plan the first stage made (options read from the question), once it exists."""
+    try:
+        plan = services.store_for(run.run_id).read_json(PLAN)
+    except (OSError, StoreError, ValueError):
+        return {}
+    return plan if isinstance(plan, dict) else {}
+
+
+@login_required
+def progress(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    response = render(request, "web/_progress.html", progress_context(run))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    if run.status in LIVE:
+        actions.cancel_run(run)
+        messages.success(request, "The run was cancelled. You can re-run it from any stage.")
+    else:
+        messages.info(request, "The run had already stopped; nothing was cancelled.")
+    return redirect("web:run", run_id=run.run_id)
+
+
+@login_required
+@require_POST
+def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    stage = request.POST.get("stage", "")
+    if stage not in STAGES:
+        messages.error(request, "Choose a stage to re-run from.")
+    elif run.status in LIVE:
+        messages.error(request, "The run is still going. Cancel it before re-running a stage.")
+    else:
+        actions.rerun_from(run, stage)
+        messages.success(request, f"Re-running from {stage_label(stage)}.")
+    return redirect("web:run", run_id=run.run_id)
+
+
+def progress_context(run: Run) -> dict[str, Any]:
+    rows = stage_rows(run)
+    finished = sum(1 for r in rows if r.status in ("done", "skipped"))
+    state = run_state(run)
+    return {
+        "run": run,
+        "stages": rows,
+        "state": state,
+        "state_label": STATE_LABELS[state],
+        "live": run.status in LIVE,
+        "finished": finished,
+        "percent": round(100 * finished / len(rows)) if rows else 0,
+        "total_time": _total_time(run),
+        "verdict": verdict_for(run),
+        "stopped_at": stage_label(run.current_stage).capitalize() if run.current_stage else "",
+        # The stage's own error is shown with it; the banner says only what no stage says.
+        "failure": "" if any(r.error for r in rows) else _failure(run),
+        "failed_stage": next((r for r in rows if r.status == "failed"), None),
+        "waiting_for_worker": _waiting_for_worker(run, rows),
+    }
+
+
+def _dimension_shares(dimensions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    total = sum(float(d.get("weight") or 0) for d in dimensions) or 1.0
+    return [
+        {"name": d["name"], "share": round(100 * float(d.get("weight") or 0) / total)}
+        for d in dimensions
+    ]
+
+
+def run_state(run: Run) -> str:
+    return "cancelled" if actions.is_cancelled(run) else str(run.status)
+
+
+def stage_rows(run: Run) -> list[StageRow]:
+    live = run.status in LIVE
+    views = selectors.run_stages(run)
+    return [_row(view, number, live) for number, view in enumerate(views, 1)]
+
+
+def _row(view: selectors.StageView, number: int, live: bool) -> StageRow:
+    counts = dict(view.raw_counts)
+    done = view.status in ("done", "skipped")
+    # A stage still pending in a run that has stopped will not run unless asked to.
+    status = view.status if live or view.status != "pending" else "not-run"
+    return StageRow(
+        stage=view.stage,
+        number=number,
+        label=view.label.capitalize(),
+        purpose=present.STAGE_PURPOSE.get(view.stage, ""),
+        status=status,
+        status_label=STATUS_LABELS.get(status, view.status_label),
+        facts=present.facts(view.stage, counts) if done else [],
+        notes=present.notes(view.stage, counts, dict(view.outcomes)),
+        duration=present.duration(view.seconds) if view.finished and status in TIMED else "",
+        running_since=view.started.isoformat() if view.status == "running" and view.started else "",
+        attempts=view.attempts,
+        error=view.error,
+    )
+
+
+def _failure(run: Run) -> str:
+    """The run's error in plain words, without the stage id the pipeline prefixes it with."""
+    if not run.error:
+        return ""
+    stage = run.current_stage or STAGES[0]
+    return selectors.plain_error(stage, run.error.removeprefix(f"{stage}: "))
+
+
+def _total_time(run: Run) -> str:
+    if run.finished and run.status == Run.Status.DONE:
+        return "took " + present.duration((run.finished - run.created).total_seconds())
+    return ""
+
+
+STATUS_LABELS = {
+    "pending": "Waiting",
+    "queued": "Queued",
+    "running": "Running",
+    "done": "Done",
+    "skipped": "Already done",
+    "failed": "Failed",
+    "cancelled": "Cancelled",
+    "not-run": "Not run",
+}
+TIMED = ("done", "skipped", "failed")  # a cancelled stage's time says nothing
+STATE_LABELS = {
+    "queued": "Queued",
+    "running": "Running",
+    "done": "Done",
+    "failed": "Stopped",
+    "cancelled": "Cancelled",
+}
+
+
+def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
+    if run.status != Run.Status.QUEUED or any(r.status == "running" for r in rows):
+        return False
+    return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER

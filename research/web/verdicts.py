@@ -1,0 +1,44 @@
+"""The recommendation and confidence of a finished run, read from round_5_decision.json."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from research import services
+from research.models import Run
+from research.store import StoreError
+
+DECISION = "round_5_decision.json"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    option: str | None  # None: the evidence did not support a recommendation
+    confidence: float
+    threshold: int
+    reasons: list[str]
+
+    @property
+    def low(self) -> bool:
+        return self.confidence < self.threshold
+
+    @property
+    def percent(self) -> int:
+        return max(0, min(100, round(self.confidence)))
+
+
+def verdict_for(run: Run) -> Verdict | None:
+    """The decision of a done run, or None when there is none to show (yet)."""
+    if run.status != Run.Status.DONE:
+        return None
+    try:
+        data = services.store_for(run.run_id).read_json(DECISION)
+        return Verdict(
+            option=data["recommendation"]["option"],
+            confidence=float(data["assessment"]["confidence"]),
+            threshold=int(data["threshold"]),
+            reasons=list(data["recommendation"].get("reasons") or []),
+        )
+    except (OSError, StoreError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+        return None  # a run re-running its decide stage, or a damaged file: show no verdict

@@ -1,0 +1,74 @@
+// The run page: polls the progress partial every 1.5 s and swaps it in, without reloading,
+// until the run is done, failed or cancelled. Also counts the seconds of a running stage.
+(function () {
+  "use strict";
+  var box = document.getElementById("progress");
+  if (!box) return;
+  var url = box.getAttribute("data-progress-url");
+  var INTERVAL = 1500;
+  var last = normalise(box.innerHTML);
+  var failures = 0;
+
+  // Django masks the CSRF token differently on every render: ignore it when comparing.
+  function normalise(html) {
+    return html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+  }
+  function root() { return box.querySelector(".progress"); }
+  function live() { var r = root(); return r && r.getAttribute("data-live") === "true"; }
+
+  function tick() {
+    box.querySelectorAll("[data-since]").forEach(function (el) {
+      var seconds = Math.max(0, (Date.now() - Date.parse(el.getAttribute("data-since"))) / 1000);
+      el.textContent = "running for " + format(seconds);
+    });
+  }
+  function format(s) {
+    if (s < 60) return Math.floor(s) + " s";
+    var m = Math.floor(s / 60), r = Math.floor(s % 60);
+    return m + " min " + (r < 10 ? "0" : "") + r + " s";
+  }
+  function title() {
+    var r = root();
+    if (r && r.getAttribute("data-title")) document.title = r.getAttribute("data-title") + " · Verdict";
+  }
+
+  function poll() {
+    fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.redirected || !response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        failures = 0;
+        if (normalise(html) !== last) {
+          box.innerHTML = html;
+          last = normalise(html);
+          title();
+        }
+        tick();
+        if (live()) window.setTimeout(poll, INTERVAL);
+      })
+      .catch(function () {
+        // Keep trying a little slower; after a minute of failures, say so and stop.
+        failures += 1;
+        if (failures > 20) {
+          var note = document.createElement("p");
+          note.className = "alert warn";
+          note.textContent = "Lost touch with the server. Reload the page to see the latest progress.";
+          box.prepend(note);
+          return;
+        }
+        window.setTimeout(poll, INTERVAL * 2);
+      });
+  }
+
+  box.addEventListener("submit", function (event) {
+    var message = event.target.getAttribute("data-confirm");
+    if (message && !window.confirm(message)) event.preventDefault();
+  });
+  if (live()) {
+    tick();
+    window.setInterval(tick, 1000);
+    window.setTimeout(poll, INTERVAL);
+  }
+})();

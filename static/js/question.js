@@ -1,0 +1,94 @@
+// The question form: a live character count, and rows of custom dimensions that can be
+// added and removed. Without JavaScript the form still works with its fixed blank rows.
+(function () {
+  "use strict";
+  var form = document.getElementById("question-form");
+  if (!form) return;
+  document.documentElement.classList.add("js");
+
+  // --- character count ---------------------------------------------------------------
+  var question = form.querySelector("[data-counter]");
+  if (question) {
+    var counter = document.getElementById(question.getAttribute("data-counter"));
+    var shown = counter.querySelector("[data-count]");
+    var max = parseInt(question.getAttribute("maxlength"), 10);
+    var update = function () {
+      var length = question.value.length;
+      shown.textContent = length.toLocaleString();
+      counter.classList.toggle("near", length > max * 0.9 && length <= max);
+      counter.classList.toggle("over", length > max);
+    };
+    question.addEventListener("input", update);
+    update();
+  }
+
+  // --- dimension rows ----------------------------------------------------------------
+  var rows = form.querySelector("[data-custom-rows]");
+  var presets = form.querySelectorAll('input[name="preset"]');
+  var addButton = rows.querySelector("[data-add-row]");
+  var lastPreset = null;
+
+  function allRows() { return rows.querySelectorAll("[data-row]"); }
+  function isBlank(row) {
+    return Array.prototype.every.call(row.querySelectorAll("input"), function (i) { return !i.value.trim(); });
+  }
+  function renumber() {
+    var list = allRows();
+    list.forEach(function (row, n) {
+      var inputs = row.querySelectorAll("input");
+      inputs[0].setAttribute("aria-label", "Dimension name " + (n + 1));
+      inputs[1].setAttribute("aria-label", "Weight of dimension " + (n + 1));
+      var remove = row.querySelector("[data-remove-row]");
+      remove.hidden = list.length < 2;
+      remove.setAttribute("aria-label", "Remove dimension " + (n + 1));
+    });
+  }
+  function addRow(name, weight) {
+    var list = allRows();
+    var row = list[list.length - 1].cloneNode(true);
+    var inputs = row.querySelectorAll("input");
+    inputs[0].value = name || "";
+    inputs[1].value = weight || "";
+    rows.insertBefore(row, addButton);
+    renumber();
+    return row;
+  }
+  function fillFrom(preset) {
+    // Start custom rows from the preset the person had chosen, so they can adjust it.
+    if (!preset || !Array.prototype.every.call(allRows(), isBlank)) return;
+    var pairs = preset.getAttribute("data-dimensions").split(";");
+    var list = allRows();
+    pairs.forEach(function (pair, n) {
+      var parts = pair.split("|");
+      var row = list[n] || addRow();
+      var inputs = row.querySelectorAll("input");
+      inputs[0].value = parts[0];
+      inputs[1].value = parts[1] + "%";
+    });
+  }
+  function sync() {
+    var chosen = form.querySelector('input[name="preset"]:checked');
+    var custom = chosen && chosen.value === "custom";
+    if (custom) fillFrom(lastPreset);
+    else if (chosen) lastPreset = chosen;
+    rows.classList.toggle("collapsed", !custom);
+  }
+
+  // Keep one blank row at the end; more can be added on request.
+  allRows().forEach(function (row, n, list) {
+    if (n > 0 && isBlank(row) && isBlank(list[n - 1])) row.remove();
+  });
+  addButton.hidden = false;
+  addButton.addEventListener("click", function () {
+    addRow().querySelector("input").focus();
+  });
+  rows.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-remove-row]");
+    if (!button || allRows().length < 2) return;
+    button.closest("[data-row]").remove();
+    renumber();
+  });
+  presets.forEach(function (radio) { radio.addEventListener("change", sync); });
+  renumber();
+  sync();
+})();

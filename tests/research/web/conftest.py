@@ -1,0 +1,94 @@
+"""Fixtures for the pipeline pages: two people, configured sources, runs in known states."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from research import pipeline, services, tasks
+from research.models import Run
+from tests.runs import CORPUS_EN, run_question
+
+QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
+
+
+@pytest.fixture
+def notes_corpus(tmp_path: Path) -> Path:
+    # A private copy: the local index is written next to the files it indexes.
+    return Path(shutil.copytree(CORPUS_EN, tmp_path / "notes_en"))
+
+
+@pytest.fixture(autouse=True)
+def configured(settings, notes_corpus: Path) -> None:
+    settings.SOURCES = {"notes": f"local:{notes_corpus}", "ddg": "ddgs"}
+    settings.DEFAULT_SOURCES = ["notes"]
+
+
+@pytest.fixture
+def ada(db):
+    return get_user_model().objects.create_user("ada")  # signed in with force_login
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob")
+
+
+@pytest.fixture
+def ada_client(ada) -> Client:
+    client = Client()
+    client.force_login(ada)
+    return client
+
+
+@pytest.fixture
+def bob_client(bob) -> Client:
+    client = Client()
+    client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def started(monkeypatch) -> list[tuple[str, str]]:
+    """Stage starts handed to the task queue, recorded instead of sent to a broker."""
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        tasks, "start", lambda run_id, stage="retrieve": calls.append((run_id, stage))
+    )
+    return calls
+
+
+def make_run(owner, question: str = QUESTION, **fields: Any) -> Run:
+    return services.create_run(
+        question=question,
+        options=fields.get("options", []),
+        dimensions=fields.get("dimensions", []),
+        preset=fields.get("preset", "tech"),
+        sources=fields.get("sources", ["ddgs"]),
+        limits={},
+        owner=owner,
+    )
+
+
+def mark(run: Run, stage: str, status: str, counts: dict[str, Any] | None = None, **extra) -> None:
+    """Put a stage in a state the way the pipeline does, in the manifest and the database."""
+    times = {"started": "2025-01-01T10:00:00+00:00"}
+    if status in ("done", "failed", "skipped"):
+        times["finished"] = "2025-01-01T10:00:04+00:00"
+    pipeline.mark_stage(
+        services.store_for(run.run_id), stage, counts=counts, status=status, **times, **extra
+    )
+
+
+@pytest.fixture
+def finished_run(ada, notes_corpus: Path) -> Run:
+    """A whole run of the pipeline over the local notes corpus, owned by ada."""
+    run, _ = run_question(QUESTION, [f"local:{notes_corpus}"])
+    run.owner = ada
+    run.save(update_fields=["owner"])
+    return run

@@ -1,0 +1,208 @@
+"""The run page: the five stages as they go, the live partial, cancelling and re-running."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from research import services
+from research.models import Run
+from research.web.actions import CANCELLED
+from tests.research.web.conftest import QUESTION, make_run, mark
+
+pytestmark = pytest.mark.django_db
+
+
+def stage_block(response, label: str) -> str:
+    """The HTML of one stage's item in the list."""
+    blocks = response.text.split('<li class="stage ')[1:]
+    found = [b for b in blocks if f"<h3>{label}</h3>" in b]
+    assert len(found) == 1, f"no stage {label!r} on the page"
+    return found[0]
+
+
+def test_a_new_run_shows_five_waiting_stages_and_polls_for_progress(ada, ada_client):
+    run = make_run(ada)
+    response = ada_client.get(f"/runs/{run.run_id}/")
+    assert response.status_code == 200
+    assert QUESTION in response.text
+    labels = re.findall(r"<h3>(.*?)</h3>", response.text)
+    assert labels == ["Retrieve", "Filter", "Deep-read", "Cross-validate", "Decide"]
+    assert f'data-progress-url="/runs/{run.run_id}/progress/"' in response.text
+    assert 'data-live="true"' in response.text
+    assert "js/progress.js" in response.text
+    assert "Cancel run" in response.text
+
+
+def test_the_progress_partial_shows_each_stage_state_and_its_counts_in_words(ada, ada_client):
+    run = make_run(ada)
+    mark(
+        run,
+        "retrieve",
+        "done",
+        {"queries": 18, "candidates": 25, "outcomes": {"OK": 16, "TIMEOUT": 2}},
+    )
+    mark(run, "filter", "done", {"kept": 12, "dropped": 13, "replans": 1})
+    mark(run, "deepread", "running")
+    services.mark_run(run.run_id, Run.Status.RUNNING, "deepread")
+
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "no-store"
+    assert "<html" not in response.text  # a fragment, swapped into the page
+    retrieve = stage_block(response, "Retrieve")
+    assert "st-done" in retrieve and "4.0 s" in retrieve
+    assert "<strong>25</strong> <span>candidates found</span>" in retrieve
+    assert "2 searches timed out." in retrieve
+    filtered = stage_block(response, "Filter")
+    assert "<strong>12</strong> <span>kept</span>" in filtered
+    assert "searched again with broader queries" in filtered
+    deepread = stage_block(response, "Deep-read")
+    assert "st-running" in deepread and "data-since=" in deepread
+    assert "st-pending" in stage_block(response, "Cross-validate")
+    assert "2 of 5 done" in response.text
+    assert 'data-live="true"' in response.text
+
+
+def test_the_partial_counts_pages_read_claims_and_contradictions(ada, ada_client):
+    run = make_run(ada)
+    mark(
+        run,
+        "deepread",
+        "done",
+        {"read": 8, "ok": 6, "key_points": 40, "outcomes": {"OK": 6, "BLOCKED": 1, "TIMEOUT": 1}},
+    )
+    mark(run, "crosscheck", "done", {"claims": 42, "consensus": 5, "contradictions": 3, "gaps": 2})
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    deepread = stage_block(response, "Deep-read")
+    assert "<strong>8</strong> <span>pages read</span>" in deepread
+    assert "<strong>6</strong> <span>usable</span>" in deepread
+    assert "1 page timed out" in deepread and "1 page was blocked" in deepread
+    crosscheck = stage_block(response, "Cross-validate")
+    assert "<strong>42</strong> <span>claims</span>" in crosscheck
+    assert "<strong>3</strong> <span>contradictions</span>" in crosscheck
+
+
+def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ada, ada_client):
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 3})
+    mark(
+        run, "filter", "failed", error="internal error during filter (KeyError); see the server log"
+    )
+    services.mark_run(
+        run.run_id,
+        Run.Status.FAILED,
+        "filter",
+        "filter: internal error during filter (KeyError); see the server log",
+    )
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert "The run stopped at Filter." in response.text
+    assert "Filter stopped on an unexpected error (KeyError)" in stage_block(response, "Filter")
+    assert "internal error during" not in response.text
+    assert 'data-live="false"' in response.text
+    assert "Cancel run" not in response.text
+    assert response.text.count("Re-run from here") == 5
+    assert 'value="filter"><button type="submit" class="btn primary">Re-run from Filter' in (
+        response.text
+    )
+
+
+def test_a_run_no_worker_has_taken_says_so(ada, ada_client):
+    run = make_run(ada)
+    Run.objects.filter(pk=run.pk).update(updated=run.created.replace(year=2020))
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert "Waiting for a worker." in response.text
+
+
+def test_a_finished_run_leads_to_its_report_with_the_recommendation_and_confidence(
+    ada_client, finished_run
+):
+    decision = services.store_for(finished_run.run_id).read_json("round_5_decision.json")
+    response = ada_client.get(f"/runs/{finished_run.run_id}/")
+    assert f'href="/runs/{finished_run.run_id}/report/"' in response.text
+    assert "Open the report" in response.text
+    option = decision["recommendation"]["option"] or "No recommendation"
+    assert f'<p class="verdict-option">{option}</p>' in response.text
+    assert f"{round(decision['assessment']['confidence'])}<small>/100</small>" in response.text
+    assert 'data-live="false"' in response.text
+    assert response.text.count("st-done") >= 5
+
+
+def test_cancelling_a_running_run_stops_it_at_the_running_stage(ada, ada_client):
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 25})
+    mark(run, "filter", "running")
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+
+    response = ada_client.post(f"/runs/{run.run_id}/cancel/", follow=True)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED and run.error == CANCELLED
+    stages = services.store_for(run.run_id).index()["stages"]
+    assert [stages[s]["status"] for s in stages] == [
+        "done",
+        "cancelled",
+        "pending",
+        "pending",
+        "pending",
+    ]
+    assert "The run was cancelled." in response.text
+    assert "<strong>Cancelled.</strong> It stopped before Filter finished." in response.text
+    assert "Not run" in stage_block(response, "Decide")
+    assert 'data-live="false"' in response.text
+    assert services.store_for(run.run_id).read_log()[-1]["event"] == "run_cancelled"
+
+
+def test_a_cancelled_run_is_listed_as_cancelled(ada, ada_client):
+    run = make_run(ada)
+    ada_client.post(f"/runs/{run.run_id}/cancel/")
+    assert "pill st-cancelled" in ada_client.get("/runs/").text
+
+
+def test_cancelling_a_run_that_already_stopped_changes_nothing(ada_client, finished_run):
+    response = ada_client.post(f"/runs/{finished_run.run_id}/cancel/", follow=True)
+    finished_run.refresh_from_db()
+    assert finished_run.status == Run.Status.DONE
+    assert "nothing was cancelled" in response.text
+
+
+def test_rerunning_from_a_stage_resets_it_and_every_later_one_and_queues_it(
+    ada_client, finished_run, started
+):
+    response = ada_client.post(
+        f"/runs/{finished_run.run_id}/rerun/", {"stage": "crosscheck"}, follow=True
+    )
+    finished_run.refresh_from_db()
+    assert started == [(finished_run.run_id, "crosscheck")]
+    assert finished_run.status == Run.Status.QUEUED and not finished_run.error
+    stages = services.store_for(finished_run.run_id).index()["stages"]
+    assert [stages[s]["status"] for s in stages] == ["done", "done", "done", "pending", "pending"]
+    assert "Re-running from cross-validate." in response.text
+
+
+def test_a_run_still_going_is_not_rerun(ada, ada_client, started):
+    run = make_run(ada)
+    response = ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "filter"}, follow=True)
+    assert not started
+    assert "Cancel it before re-running" in response.text
+
+
+def test_rerunning_needs_a_real_stage(ada_client, finished_run, started):
+    response = ada_client.post(
+        f"/runs/{finished_run.run_id}/rerun/", {"stage": "../../etc"}, follow=True
+    )
+    assert not started
+    assert "Choose a stage to re-run from." in response.text
+
+
+def test_cancel_and_rerun_take_only_posts_with_their_csrf_token(ada, ada_client, started):
+    run = make_run(ada)
+    assert ada_client.get(f"/runs/{run.run_id}/cancel/").status_code == 405
+    assert ada_client.get(f"/runs/{run.run_id}/rerun/").status_code == 405
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(ada)
+    assert strict.post(f"/runs/{run.run_id}/cancel/").status_code == 403
+    assert strict.post(f"/runs/{run.run_id}/rerun/", {"stage": "retrieve"}).status_code == 403
+    run.refresh_from_db()
+    assert run.status == Run.Status.QUEUED and not started
