@@ -41,11 +41,16 @@ def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 20
     context = {
         "L": t.labels(),
         "run": run,
-        "status": t("not_ready_status", status=run.get_status_display().lower()),
+        "status": t("not_ready_status", status=_status(run.status, t)),
         "failed": run.status == Run.Status.FAILED,
         "run_url": _run_url(run.run_id),
     }
     return render(request, "decisions/not_ready.html", context, status=status)
+
+
+def _status(status: str, t: WebStrings) -> str:
+    key = f"status_{status}"
+    return t(key) if key in t.labels() else status
 
 
 def _language(store: RunStore) -> str:

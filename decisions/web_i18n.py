@@ -99,6 +99,10 @@ _EN: dict[str, str] = {
     # not ready
     "not_ready_title": "The report is not ready yet",
     "not_ready_status": "This run is {status}.",
+    "status_queued": "queued",
+    "status_running": "running",
+    "status_done": "done",
+    "status_failed": "failed",
     "not_ready_body": "The report appears here once all five stages have finished. Follow its "
     "progress on the run page.",
     "not_ready_failed": "This run stopped before it could write a report.",
@@ -205,6 +209,10 @@ _ZH: dict[str, str] = {
     "unread_sources": "无法读取",
     "not_ready_title": "报告尚未生成",
     "not_ready_status": "该运行当前状态：{status}。",
+    "status_queued": "排队中",
+    "status_running": "运行中",
+    "status_done": "已完成",
+    "status_failed": "已失败",
     "not_ready_body": "五个阶段全部完成后，报告会显示在这里。可在运行页面查看进度。",
     "not_ready_failed": "该运行在生成报告之前已停止。",
     "go_to_run": "前往运行页面",

@@ -259,3 +259,9 @@ def test_a_run_without_evidence_recommends_nothing_and_invents_no_number(install
     matrix = between(html, '<table class="matrix">', "</table>\n</div>")
     assert matrix.count('class="cell state-no_evidence') == 4
     assert '<span class="score">' not in matrix
+
+
+def test_a_chinese_run_not_finished_yet_says_so_in_chinese(install, ada_client):
+    run = install("zh", status=Run.Status.QUEUED)
+    html = page(ada_client, run)
+    assert "报告尚未生成" in html and "排队中" in html
