@@ -54,10 +54,10 @@ def page(browser, request) -> Iterator[object]:
     context.close()
 
 
-def shot(page, name: str) -> None:
-    """Save a screenshot of the page as it is now."""
+def shot(page, name: str, full_page: bool = True) -> None:
+    """Save a screenshot of the page as it is now (the whole page, or the first screen)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 def sign_in(page, base_url: str, username: str, password: str) -> None:
