@@ -44,6 +44,7 @@ class StageRow:
     running_since: str  # ISO time, so the page can count the seconds itself
     attempts: int
     error: str
+    can_rerun: bool
 
 
 def owned_run(request: HttpRequest, run_id: str) -> Run:
@@ -110,6 +111,13 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
         messages.error(request, "Choose a stage to re-run from.")
     elif run.status in LIVE:
         messages.error(request, "The run is still going. Cancel it before re-running a stage.")
+    elif not _may_rerun(run, stage):
+        first = first_unfinished(stage_rows(run))
+        messages.error(
+            request,
+            f"{stage_label(stage).capitalize()} needs the stages before it. "
+            f"Re-run from {first.label if first else 'an earlier stage'} instead.",
+        )
     else:
         actions.rerun_from(run, stage)
         messages.success(request, f"Re-running from {stage_label(stage)}.")
@@ -118,7 +126,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
 
 def progress_context(run: Run) -> dict[str, Any]:
     rows = stage_rows(run)
-    finished = sum(1 for r in rows if r.status in ("done", "skipped"))
+    finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
     return {
         "run": run,
@@ -133,7 +141,7 @@ def progress_context(run: Run) -> dict[str, Any]:
         "stopped_at": stage_label(run.current_stage).capitalize() if run.current_stage else "",
         # The stage's own error is shown with it; the banner says only what no stage says.
         "failure": "" if any(r.error for r in rows) else _failure(run),
-        "failed_stage": next((r for r in rows if r.status == "failed"), None),
+        "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
     }
 
@@ -152,13 +160,25 @@ def run_state(run: Run) -> str:
 
 def stage_rows(run: Run) -> list[StageRow]:
     live = run.status in LIVE
-    views = selectors.run_stages(run)
-    return [_row(view, number, live) for number, view in enumerate(views, 1)]
+    rows, ready = [], not live
+    for number, view in enumerate(selectors.run_stages(run), 1):
+        rows.append(_row(view, number, live, ready))
+        # A stage can run again only once every stage before it has its output.
+        ready = ready and view.status in FINISHED
+    return rows
 
 
-def _row(view: selectors.StageView, number: int, live: bool) -> StageRow:
+def first_unfinished(rows: list[StageRow]) -> StageRow | None:
+    return next((r for r in rows if r.status not in FINISHED), None)
+
+
+def _may_rerun(run: Run, stage: str) -> bool:
+    return any(r.stage == stage and r.can_rerun for r in stage_rows(run))
+
+
+def _row(view: selectors.StageView, number: int, live: bool, ready: bool) -> StageRow:
     counts = dict(view.raw_counts)
-    done = view.status in ("done", "skipped")
+    done = view.status in FINISHED
     # A stage still pending in a run that has stopped will not run unless asked to.
     status = view.status if live or view.status != "pending" else "not-run"
     return StageRow(
@@ -174,6 +194,7 @@ def _row(view: selectors.StageView, number: int, live: bool) -> StageRow:
         running_since=view.started.isoformat() if view.status == "running" and view.started else "",
         attempts=view.attempts,
         error=view.error,
+        can_rerun=ready,
     )
 
 
@@ -201,6 +222,7 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
     "not-run": "Not run",
 }
+FINISHED = ("done", "skipped")
 TIMED = ("done", "skipped", "failed")  # a cancelled stage's time says nothing
 STATE_LABELS = {
     "queued": "Queued",

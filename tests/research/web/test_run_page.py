@@ -103,7 +103,10 @@ def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ad
     assert "internal error during" not in response.text
     assert 'data-live="false"' in response.text
     assert "Cancel run" not in response.text
-    assert response.text.count("Re-run from here") == 5
+    # Retrieve and the failed filter can run again; later stages need filter's output first.
+    assert "Re-run from here" in stage_block(response, "Retrieve")
+    assert "Re-run from here" in stage_block(response, "Filter")
+    assert "Re-run from here" not in stage_block(response, "Deep-read")
     assert 'value="filter"><button type="submit" class="btn primary">Re-run from Filter' in (
         response.text
     )
@@ -179,6 +182,30 @@ def test_rerunning_from_a_stage_resets_it_and_every_later_one_and_queues_it(
     stages = services.store_for(finished_run.run_id).index()["stages"]
     assert [stages[s]["status"] for s in stages] == ["done", "done", "done", "pending", "pending"]
     assert "Re-running from cross-validate." in response.text
+
+
+def test_a_stage_whose_earlier_stages_have_not_finished_is_not_rerun(ada, ada_client, started):
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 3})
+    mark(run, "filter", "failed", error="no candidates")
+    services.mark_run(run.run_id, Run.Status.FAILED, "filter", "filter: no candidates")
+    response = ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "decide"}, follow=True)
+    assert not started
+    assert "Decide needs the stages before it. Re-run from Filter instead." in response.text
+
+
+def test_a_cancelled_run_offers_to_continue_where_it_stopped(ada, ada_client, started):
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 25})
+    mark(run, "filter", "running")
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    ada_client.post(f"/runs/{run.run_id}/cancel/")
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert 'value="filter"><button type="submit" class="btn primary">Continue from Filter' in (
+        response.text
+    )
+    ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "filter"})
+    assert started == [(run.run_id, "filter")]
 
 
 def test_a_run_still_going_is_not_rerun(ada, ada_client, started):
