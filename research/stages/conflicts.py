@@ -430,13 +430,29 @@ def _close_to_any(x: float, values: set[float]) -> bool:
 
 
 def _point(shared: frozenset[str], rarity: dict[str, float], quote: str) -> str:
-    """The shared words, rarest first, in the order they appear in the first quote;
-    shared CJK bigrams that follow each other are joined back into their phrase."""
+    """What the two sentences are both about, in the first one's words: the stretch of it
+    that holds the rarest shared words when they stand close together ("plugin API
+    breaks"), else those words; shared CJK bigrams that follow each other are joined back
+    into their phrase."""
     lowered = quote.lower()
     phrases = _cjk_phrases(lowered, shared)
-    latin = sorted((w for w in shared if not has_cjk(w)), key=lambda w: -rarity.get(w, 0.0))
-    chosen = [*phrases[:2], *(_surface(quote, w) for w in latin[:3])][:3]
+    latin = sorted((w for w in shared if not has_cjk(w)), key=lambda w: (-rarity.get(w, 0.0), w))
+    words = [_surface(quote, w) for w in latin[:3]]
+    stretch = _stretch(quote, words) or _stretch(quote, words[:2])
+    if stretch and not phrases:
+        return stretch
+    chosen = [*phrases[:2], *words][:3]
     return " ".join(sorted(chosen, key=lambda w: (lowered.find(w.lower()) + 1) or len(lowered)))
+
+
+def _stretch(quote: str, words: list[str], most: int = 6) -> str | None:
+    """The words of `quote` from the first of `words` to the last, if at most `most`."""
+    spots = [quote.lower().find(w.lower()) for w in words if w]
+    if len(spots) < 2 or min(spots) < 0:
+        return None
+    start, end = min(spots), max(spots) + len(words[spots.index(max(spots))])
+    span = quote[start:end].strip(" :;,.")
+    return span if len(span.split()) <= most else None
 
 
 def _surface(quote: str, stem: str) -> str:

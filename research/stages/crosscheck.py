@@ -258,23 +258,49 @@ def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> l
     """Typed facts that cannot both hold. Opposite stances are left to the sentence-level
     finder (statement_contradictions): one page praising an option's speed and another
     calling its setup painful share a dimension but not a point."""
-    best: dict[tuple, tuple[float, Claim, Claim, str]] = {}
+    pairs: list[tuple[float, Claim, Claim, str]] = []
     for a, b in combinations(claims, 2):
         if a.kind != "fact":
             continue
         note = conflict(a, b, facts[a.source_id], facts[b.source_id])
         if note is None:
             continue
-        key = (*_topic(a), frozenset((a.value, b.value)))
         # The strongest pair stands for the conflict; between equals, quotes that name the
         # option read best on their own.
         named = sum(contains_term(c.quote, c.option) for c in (a, b))
-        weight = min(facts[a.source_id].strength, facts[b.source_id].strength) + named
-        if key not in best or weight > best[key][0]:
-            best[key] = (weight, a, b, note)
-    return [
-        _contradiction(i, a, b, note, facts) for i, (_, a, b, note) in enumerate(best.values(), 1)
-    ]
+        pairs.append(
+            (min(facts[a.source_id].strength, facts[b.source_id].strength) + named, a, b, note)
+        )
+    return _one_per_attribute(pairs, facts)
+
+
+def _one_per_attribute(
+    pairs: list[tuple[float, Claim, Claim, str]], facts: dict[str, SourceFacts]
+) -> list[Contradiction]:
+    """Six pages giving four sizes are one disagreement about the size: the strongest pair
+    stands for it, a page giving a's value joins a's side and any other value b's side."""
+    found: dict[tuple, tuple[Contradiction, Claim, list[Claim]]] = {}
+    for _, a, b, note in sorted(pairs, key=lambda p: (-p[0], p[1].id, p[2].id)):
+        key = _topic(a)
+        if key not in found:
+            found[key] = (_contradiction(len(found) + 1, a, b, note, facts), a, [a, b])
+            continue
+        record, first, members = found[key]
+        for claim in (a, b):
+            if all(m.id != claim.id and m.source_id != claim.source_id for m in members):
+                members.append(claim)
+                side = ContradictionSide(
+                    claim_id=claim.id, source_id=claim.source_id, quote=claim.quote
+                )
+                (record.a_also if claim.value == first.value else record.b_also).append(side)
+    return [_with_values(record, members) for record, _, members in found.values()]
+
+
+def _with_values(record: Contradiction, members: list[Claim]) -> Contradiction:
+    values = list(dict.fromkeys(m.value for m in members))
+    if len(values) > 2:
+        record.note += f" Values reported: {', '.join(values)}."
+    return record
 
 
 def _contradiction(

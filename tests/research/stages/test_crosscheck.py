@@ -217,3 +217,24 @@ def test_a_sentence_that_reports_the_change_describes_the_current_state():
     x, check = _time_conflict("Loamdb now has an offline mode that queues edits until online.")
     current = next(c for c in check.claims if c.id == x.current)
     assert "now has an offline mode" in current.quote
+
+
+def test_many_pages_giving_different_figures_are_one_contradiction_with_sides():
+    plan = PLAN.model_copy(update={"dimensions": [Dimension(name="performance", weight=1)]})
+    texts = {
+        "s1": "Loamdb has 40 contributors.",
+        "s2": "Loamdb has 40 contributors today.",
+        "s3": "Loamdb counts 120 contributors.",
+        "s4": "Loamdb lists 300 contributors.",
+    }
+    sources = []
+    for sid, text in texts.items():
+        src = _source(sid, f"https://{sid}.example/", text)
+        src.key_points[0].dimension = "performance"
+        sources.append(src)
+    check = cross_validate(plan, _notes(*sources), texts, StageContext())
+    [x] = [c for c in check.contradictions if c.attribute == "contributors"]
+    sides = [x.a, *x.a_also, x.b, *x.b_also]
+    assert sorted(s.source_id for s in sides) == ["s1", "s2", "s3", "s4"]
+    values = {c.id: c.value for c in check.claims}
+    assert {values[s.claim_id] for s in [x.a, *x.a_also]} == {values[x.a.claim_id]}
