@@ -112,7 +112,7 @@ def stored_secret(path: Path) -> str:
     """
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(secrets.token_urlsafe(50))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -17,19 +16,40 @@ from research.env import (
     env_pairs,
     env_str,
     load_env_file,
+    stored_secret,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 load_env_file(BASE_DIR / ".env")
-VAR_DIR = BASE_DIR / "var"  # local state that is not source: test database, Redis data
-VAR_DIR.mkdir(exist_ok=True)
+# Local state that is not source: the generated secret key, caches, Redis data, test databases.
+VAR_DIR = (BASE_DIR / env_str("VAR_DIR", "var")).resolve()
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env_bool("DEBUG", False)
-# Without SECRET_KEY a throwaway key is used: sessions do not survive a restart, which is
-# the safe failure for a local install that never configured one.
-SECRET_KEY = env_str("SECRET_KEY") or secrets.token_urlsafe(50)
+# Without SECRET_KEY, one is generated on first start into a file only the owner can read,
+# so sessions survive restarts and no key is ever committed.
+SECRET_KEY = env_str("SECRET_KEY") or stored_secret(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS: secure cookies, HSTS and the redirect to https. On by default in production, that
+# is with DEBUG off and ALLOWED_HOSTS naming a host other than this machine. With the
+# default hosts (127.0.0.1, localhost) browsers reach `make run` over plain http, so they
+# are off. Each can be set on its own from the environment.
+LOCAL_ONLY = all(h in ("127.0.0.1", "localhost", "::1", "[::1]") for h in ALLOWED_HOSTS)
+PRODUCTION = not DEBUG and not LOCAL_ONLY
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", PRODUCTION)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
+# Behind a proxy that ends TLS: trust its X-Forwarded-Proto header, or every request
+# looks like plain http and is redirected forever.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 14 * 24 * 3600, minimum=60)
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -44,6 +64,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files, the admin's included, served by the app itself with DEBUG off.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -93,10 +115,27 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = VAR_DIR / "static"  # `manage.py collectstatic` puts files here; optional
+STATIC_ROOT.mkdir(exist_ok=True)
+# Serve straight from the app folders, so there is no collectstatic step to forget.
+WHITENOISE_USE_FINDERS = True
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
+
+# A file cache under VAR_DIR: shared by every web process on the machine, nothing to set up.
+# It holds the sign-in throttle's counters.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
+# Failed sign-ins allowed per window, for one username from one address, and for one
+# address whatever the username; past that, sign-in waits out the window.
+LOGIN_FAILURES_PER_USER = env_int("LOGIN_FAILURES_PER_USER", 5, minimum=1)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20, minimum=1)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 60, minimum=1)
 
 # --- Verdict -----------------------------------------------------------------------------
 
@@ -126,12 +165,24 @@ FETCH_USER_AGENT = env_str(
 )
 FETCH_ALLOWED_NETWORKS = env_networks("FETCH_ALLOWED_NETWORKS")
 FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
+# Total seconds for one fetch or one search: DNS, connect, every read, redirect and retry.
+# FETCH_TIMEOUT and SEARCH_TIMEOUT bound one wait; a server that drip-feeds its answer a
+# byte at a time never trips them, the deadline ends it. At the defaults a run whose
+# providers all hang ends in about 90 s at worst: two waves of searches (a provider that
+# times out three times in a row is not asked again in that stage) and MAX_PAGES pages in
+# waves of FETCH_CONCURRENCY.
+FETCH_DEADLINE = env_float("FETCH_DEADLINE", 15.0, minimum=0.1)
+SEARCH_DEADLINE = env_float("SEARCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
 # Searches in flight at once per provider: enough to hide latency, few enough that a
 # SearXNG instance or a search API does not rate-limit the run.
 SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 12, minimum=1)
 RETRY_TRIES = env_int("RETRY_TRIES", 3, minimum=1)
 RETRY_BASE_DELAY = env_float("RETRY_BASE_DELAY", 0.5, minimum=0.0)
+# Local corpus files larger than this are skipped (and the reason logged), never read whole.
+LOCAL_MAX_BYTES = env_int("LOCAL_MAX_BYTES", 5_000_000, minimum=1024)
+# The local corpus indexes live here, one per folder; nothing is written into a corpus.
+LOCAL_INDEX_DIR = (BASE_DIR / env_str("LOCAL_INDEX_DIR", str(VAR_DIR / "index"))).resolve()
 
 # Celery and Redis. With REDIS_URL unset, `make run` starts an embedded redis-server.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6390/0")
@@ -143,6 +194,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Longer than the longest stage, so Redis does not redeliver a task that is still running.
 STAGE_TIME_LIMIT = env_int("STAGE_TIME_LIMIT", 1800, minimum=10)
+# Seconds past STAGE_TIME_LIMIT before a stage that did not stop at its soft limit is killed.
+STAGE_TIME_GRACE = env_int("STAGE_TIME_GRACE", 60, minimum=1)
+# Seconds a stage may go without progress (a running stage's heartbeat, written every
+# STAGE_LEASE / 3 s, or the moment it was queued) before a worker's supervisor re-queues it.
+STAGE_LEASE = env_float("STAGE_LEASE", 30.0, minimum=1.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": STAGE_TIME_LIMIT * 2}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

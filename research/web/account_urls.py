@@ -1,5 +1,22 @@
-from django.urls import include, path
+"""Accounts: sign in (throttled), sign out and change password. Accounts are made by the
+operator (`make run` makes the first); there is no sign-up and no e-mailed reset."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from research.web.accounts import SignInView
 
 urlpatterns = [
-    path("", include("django.contrib.auth.urls")),
+    path("login/", SignInView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
+        name="password_change",
+    ),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
 ]

@@ -25,6 +25,7 @@ def test_ensure_admin_creates_one_admin_with_a_random_password_printed_once(caps
     assert users.count() == 1
     password = first.split("password: ")[1].split()[0]
     assert len(password) >= 12 and users.get().check_password(password)
+    assert "Sign in at http://127.0.0.1:8000/accounts/login/ as" in first
     assert password not in second
 
 

@@ -1,4 +1,4 @@
-"""Make sure someone can log in: create an admin with a fresh random password the first
+"""Make sure someone can sign in: create an admin with a fresh random password the first
 time, and print it once. There is no shared default password."""
 
 from __future__ import annotations
@@ -7,17 +7,23 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
     help = "Create the first admin account with a random password, if there is none."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000/", help="where the app is, for the message"
+        )
+
     def handle(self, *args: Any, **opts: Any) -> None:
         users = get_user_model()
+        sign_in = opts["url"].rstrip("/") + "/accounts/login/"
         if users.objects.filter(is_superuser=True).exists():
             self.stdout.write(
-                "Log in with your admin account. Forgot the password? "
+                f"Sign in at {sign_in} with your account. Forgot the password? "
                 "Run: .venv/bin/python manage.py changepassword USERNAME"
             )
             return
@@ -25,9 +31,9 @@ class Command(BaseCommand):
         users.objects.create_superuser("admin", email="", password=password)
         self.stdout.write(
             self.style.WARNING(
-                "Created the first account. Log in at http://127.0.0.1:8000/admin/ as\n"
+                f"Created the first account. Sign in at {sign_in} as\n"
                 f"    username: admin\n    password: {password}\n"
-                "This password is shown only now; change it with "
-                "`.venv/bin/python manage.py changepassword admin`."
+                "This password is shown only now; change it on the site (Change password) "
+                "or with `.venv/bin/python manage.py changepassword admin`."
             )
         )

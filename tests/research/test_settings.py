@@ -1,0 +1,150 @@
+"""Deployment settings, each read by a fresh process the way a server starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+# Variables a developer's shell might set that would change what these tests measure.
+CLEARED = (
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SECURE_PROXY_SSL_HEADER",
+)
+SHOWN = [
+    "DEBUG",
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+]
+
+
+def python(var_dir: Path, code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    clean.update(VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="research.settings", **env)
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup()\n{code}"],
+        cwd=settings.BASE_DIR,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def shown(var_dir: Path, **env: str) -> dict[str, object]:
+    names = ", ".join(f"{n!r}: settings.{n}" for n in SHOWN)
+    code = f"import json; from django.conf import settings; print(json.dumps({{{names}}}))"
+    proc = python(var_dir, code, **env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_the_secret_key_is_made_on_first_start_and_kept_so_sessions_survive_a_restart(tmp_path):
+    sign = "from django.core import signing; print(signing.dumps('ada'))"
+    first = python(tmp_path, sign)
+    assert first.returncode == 0, first.stderr
+    key_file = tmp_path / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    check = f"from django.core import signing; print(signing.loads({first.stdout.strip()!r}))"
+    after_restart = python(tmp_path, check)
+    assert after_restart.stdout.strip() == "ada", after_restart.stderr
+
+
+def test_a_secret_key_from_the_environment_is_used_and_no_file_is_made(tmp_path):
+    proc = python(tmp_path, "from django.conf import settings; print(settings.SECRET_KEY)",
+                  SECRET_KEY="s" * 60)  # fmt: skip
+    assert proc.stdout.strip() == "s" * 60
+    assert not (tmp_path / "secret_key").exists()
+
+
+@pytest.mark.parametrize(
+    "production",
+    [
+        {"DEBUG": "false", "ALLOWED_HOSTS": "verdict.example.com"},
+        {
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "verdict.example.com",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+        },
+    ],
+    ids=["generated key", "key from the environment"],
+)
+def test_check_deploy_passes_with_the_documented_production_settings(tmp_path, production):
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    env.update(VAR_DIR=str(tmp_path), **production)
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no issues" in proc.stdout
+
+
+def test_https_is_required_in_production_by_default(tmp_path):
+    assert shown(tmp_path, DEBUG="false", ALLOWED_HOSTS="verdict.example.com") == {
+        "DEBUG": False,
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31_536_000,
+    }
+
+
+def test_a_server_for_this_machine_only_works_over_plain_http(tmp_path):
+    assert shown(tmp_path, DEBUG="false") == {
+        "DEBUG": False,
+        "SECURE_SSL_REDIRECT": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+    }
+
+
+def test_each_https_setting_can_be_set_from_the_environment(tmp_path):
+    values = shown(
+        tmp_path,
+        ALLOWED_HOSTS="verdict.example.com",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_HSTS_SECONDS="3600",
+        CSRF_COOKIE_SECURE="no",
+    )
+    assert values["SECURE_SSL_REDIRECT"] is False
+    assert values["SECURE_HSTS_SECONDS"] == 3600
+    assert values["CSRF_COOKIE_SECURE"] is False
+    assert values["SESSION_COOKIE_SECURE"] is True
+
+
+def test_a_misspelt_https_setting_stops_the_start_up(tmp_path):
+    proc = python(tmp_path, "pass", SECURE_SSL_REDIRECT="maybe")
+    assert proc.returncode != 0
+    assert "SECURE_SSL_REDIRECT must be a boolean (true/false), got 'maybe'" in proc.stderr
+
+
+def test_env_example_lists_every_variable_the_settings_read():
+    source = (Path(settings.BASE_DIR) / "research" / "settings.py").read_text(encoding="utf-8")
+    read = set(re.findall(r"env_\w+\(\s*\"([A-Z_]+)\"", source))
+    example = (Path(settings.BASE_DIR) / ".env.example").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^#? ?([A-Z_]+)=", example, re.MULTILINE))
+    assert read and read <= listed, sorted(read - listed)
