@@ -139,8 +139,9 @@ def progress_context(run: Run) -> dict[str, Any]:
         "total_time": _total_time(run),
         "verdict": verdict_for(run),
         "stopped_at": stage_label(run.current_stage).capitalize() if run.current_stage else "",
-        # The stage's own error is shown with it; the banner says only what no stage says.
-        "failure": "" if any(r.error for r in rows) else _failure(run),
+        # The failed stage's own words when it has them: they name the cause.
+        "failure": next((r.error for r in rows if r.status == "failed" and r.error), "")
+        or _failure(run),
         "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
     }

@@ -27,9 +27,13 @@
     var m = Math.floor(s / 60), r = Math.floor(s % 60);
     return m + " min " + (r < 10 ? "0" : "") + r + " s";
   }
+  // Screen readers hear the run's state when it changes, not the whole list again.
   function title() {
     var r = root();
-    if (r && r.getAttribute("data-title")) document.title = r.getAttribute("data-title") + " · Verdict";
+    if (!r || !r.getAttribute("data-title")) return;
+    document.title = r.getAttribute("data-title") + " · Verdict";
+    var status = document.getElementById("progress-status");
+    if (status) status.textContent = r.getAttribute("data-announce") || "";
   }
 
   function poll() {

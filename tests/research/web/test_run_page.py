@@ -98,7 +98,9 @@ def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ad
         "filter: internal error during filter (KeyError); see the server log",
     )
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
-    assert "The run stopped at Filter." in response.text
+    banner = response.text.split('<ol class="stages">')[0]
+    assert "The run stopped at Filter." in banner
+    assert "Filter stopped on an unexpected error (KeyError)" in banner
     assert "Filter stopped on an unexpected error (KeyError)" in stage_block(response, "Filter")
     assert "internal error during" not in response.text
     assert 'data-live="false"' in response.text
