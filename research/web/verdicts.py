@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from research import services
@@ -28,6 +29,15 @@ class Verdict:
         return max(0, min(100, round(self.confidence)))
 
 
+# The decision file cites claims by id for programs; the report turns them into source
+# numbers, and a summary card has room for neither.
+_CLAIM_LIST = re.compile(r"\s*[(（](?:claims?|论断|主张)\s[^)）]*[)）]")
+
+
+def _readable(reason: str) -> str:
+    return _CLAIM_LIST.sub("", reason)
+
+
 def verdict_for(run: Run) -> Verdict | None:
     """The decision of a done run, or None when there is none to show (yet)."""
     if run.status != Run.Status.DONE:
@@ -38,7 +48,7 @@ def verdict_for(run: Run) -> Verdict | None:
             option=data["recommendation"]["option"],
             confidence=float(data["assessment"]["confidence"]),
             threshold=int(data["threshold"]),
-            reasons=list(data["recommendation"].get("reasons") or []),
+            reasons=[_readable(r) for r in data["recommendation"].get("reasons") or []],
         )
     except (OSError, StoreError, ValueError, KeyError, TypeError, json.JSONDecodeError):
         return None  # a run re-running its decide stage, or a damaged file: show no verdict

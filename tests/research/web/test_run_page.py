@@ -235,3 +235,14 @@ def test_cancel_and_rerun_take_only_posts_with_their_csrf_token(ada, ada_client,
     assert strict.post(f"/runs/{run.run_id}/rerun/", {"stage": "retrieve"}).status_code == 403
     run.refresh_from_db()
     assert run.status == Run.Status.QUEUED and not started
+
+
+def test_the_summary_card_gives_reasons_without_claim_ids():
+    from research.web.verdicts import _readable
+
+    assert _readable("On cost it scores 71.0 (claims c001, c004).") == "On cost it scores 71.0."
+    assert _readable("在成本方面得 71.0 分（论断 c001, c004）。") == "在成本方面得 71.0 分。"
+    assert (
+        _readable("It leads Loamdb (67.9) by 9.0 points.")
+        == "It leads Loamdb (67.9) by 9.0 points."
+    )
