@@ -26,6 +26,7 @@ CLEARED = (
     "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SECURE_HSTS_PRELOAD",
     "SECURE_PROXY_SSL_HEADER",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # browser tests set it for their own process
 )
 SHOWN = [
     "DEBUG",

