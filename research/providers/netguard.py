@@ -4,6 +4,7 @@ A URL is refused unless it is plain http(s) without userinfo and every address i
 resolves to is public, or inside one of the explicitly allowed networks (intranets).
 Private, loopback, link-local, multicast, reserved, unspecified and shared (100.64/10)
 addresses are refused, and so are IPv6 forms that wrap them (IPv4-mapped, 6to4, NAT64).
+research.providers.http then connects to exactly the addresses checked here.
 """
 
 from __future__ import annotations
@@ -56,10 +57,10 @@ def check_url(
     if refusal is not None:
         return refusal
     host = parsed.raw_host.decode("ascii")
-    addresses = _addresses(host, resolver)
+    addresses = addresses_for(host, resolver)
     if isinstance(addresses, Refusal):
         return addresses
-    return _check_addresses(host, addresses, list(allowed_networks))
+    return check_addresses(host, addresses, allowed_networks)
 
 
 def blocked_reason(url: str, allowed_networks: Iterable[IPNetwork] = ()) -> str | None:
@@ -79,7 +80,7 @@ def _check_shape(url: httpx.URL) -> Refusal | None:
     return None
 
 
-def _addresses(host: str, resolver: Resolver) -> list[IPAddress] | Refusal:
+def addresses_for(host: str, resolver: Resolver = resolve) -> list[IPAddress] | Refusal:
     """The literal address `host` spells, or all the addresses it resolves to."""
     literal = parse_ip_literal(host)
     if literal is not None:
@@ -135,9 +136,11 @@ def _pack_ipv4(numbers: list[int]) -> ipaddress.IPv4Address | None:
     return ipaddress.IPv4Address(value)
 
 
-def _check_addresses(
-    host: str, addresses: list[IPAddress], allowed: list[IPNetwork]
+def check_addresses(
+    host: str, addresses: list[IPAddress], allowed_networks: Iterable[IPNetwork] = ()
 ) -> Refusal | None:
+    """A Refusal when any of `host`'s addresses is not public and not allowed."""
+    allowed = list(allowed_networks)
     # One bad address is enough: the connection may pick any of them.
     for address in addresses:
         reason = address_refusal(address, allowed)

@@ -54,13 +54,24 @@ def build_provider(
     base_delay: float | None = None,
 ) -> SearchProvider:
     """The provider a spec names. Network settings default to the Django settings."""
+    from django.conf import settings  # read at call time, so test overrides apply
+
     kind, argument = parse_source(spec)
     if kind == "local":
         return LocalCorpus(argument)
+    deadline = settings.SEARCH_DEADLINE
     timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
     if kind == "searxng":
-        return SearxngProvider(argument, timeout, tries, base_delay, user_agent=_user_agent())
-    return DdgsProvider(timeout, tries, base_delay)
+        return SearxngProvider(
+            argument,
+            timeout,
+            tries,
+            base_delay,
+            user_agent=settings.FETCH_USER_AGENT,
+            deadline=deadline,
+            allowed_networks=settings.FETCH_ALLOWED_NETWORKS,
+        )
+    return DdgsProvider(timeout, tries, base_delay, deadline=deadline)
 
 
 def _local_folder(argument: str, spec: str) -> str:
@@ -97,9 +108,3 @@ def _network_settings(
         settings.RETRY_TRIES if tries is None else tries,
         settings.RETRY_BASE_DELAY if base_delay is None else base_delay,
     )
-
-
-def _user_agent() -> str:
-    from django.conf import settings
-
-    return settings.FETCH_USER_AGENT

@@ -3,10 +3,15 @@
 ddgs swallows per-engine errors and raises one DDGSException at the end: "No results
 found." when every engine answered with nothing, otherwise the last engine error (which
 may itself be a RatelimitException or TimeoutException, passed as its argument).
+
+ddgs tries its engines one after another, each with its own timeout, and cannot be told
+about a total deadline: each search runs in a thread the caller stops waiting for when
+the deadline comes.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import time
@@ -16,7 +21,8 @@ from typing import Any, Protocol
 from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 
 from research.outcomes import Outcome
-from research.providers.base import SearchHit, SearchResult, with_retries
+from research.providers.base import SearchHit, SearchResult, TimeoutBreaker, with_retries
+from research.providers.deadline import DEFAULT_DEADLINE_FACTOR, Deadline, DeadlinePassed, within
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _NO_RESULTS = "no results found"
@@ -48,8 +54,11 @@ class DdgsProvider:
         region: str | None = None,
         client_factory: Callable[[int], DdgsClient] = _real_client,
         sleep: Callable[[float], None] = time.sleep,
+        deadline: float | None = None,
     ) -> None:
         self.timeout = max(1, math.ceil(timeout))  # ddgs takes whole seconds
+        self.deadline = timeout * DEFAULT_DEADLINE_FACTOR if deadline is None else deadline
+        self._breaker = TimeoutBreaker("ddgs")
         self.tries = tries
         self.base_delay = base_delay
         self.region = region
@@ -57,14 +66,29 @@ class DdgsProvider:
         self._sleep = sleep
 
     def search(self, query: str, limit: int) -> SearchResult:
-        return with_retries(
-            lambda: self._search_once(query, limit), self.tries, self.base_delay, self._sleep
-        )
+        refused = self._breaker.refusal()
+        if refused is not None:
+            return refused
+        deadline = Deadline.after(self.deadline)
+        attempt = functools.partial(self._search_within, query, limit, deadline)
+        result = with_retries(attempt, self.tries, self.base_delay, self._sleep, deadline)
+        return self._breaker.record(result)
 
-    def _search_once(self, query: str, limit: int) -> SearchResult:
-        region = self.region or ("cn-zh" if _CJK.search(query) else "us-en")
+    def _search_within(self, query: str, limit: int, deadline: Deadline) -> SearchResult:
+        if deadline.expired:
+            return SearchResult(Outcome.TIMEOUT, detail=f"ddgs: {deadline.describe()} passed")
         try:
-            client = self._client_factory(self.timeout)
+            return within(deadline, lambda: self._search_once(query, limit, deadline), "ddgs")
+        except DeadlinePassed:
+            return SearchResult(
+                Outcome.TIMEOUT, detail=f"ddgs: no answer within {deadline.describe()}"
+            )
+
+    def _search_once(self, query: str, limit: int, deadline: Deadline) -> SearchResult:
+        region = self.region or ("cn-zh" if _CJK.search(query) else "us-en")
+        timeout = max(1, min(self.timeout, math.ceil(deadline.remaining())))
+        try:
+            client = self._client_factory(timeout)
             rows = client.text(query, region=region, max_results=limit)
         except DDGSException as exc:
             return _failure(exc)

@@ -1,20 +1,26 @@
 """Search through a SearXNG instance's JSON API (GET /search?q=...&format=json).
 
-The operator configures the instance URL, so it is trusted: no private-address guard here,
-which also lets a SearXNG on localhost or the intranet work.
+The operator configures the instance URL, so its host is trusted: it is exempt from the
+private-address guard, which lets a SearXNG on localhost or the intranet work. Everything
+else goes through the guarded client: a redirect to another host is checked like any
+fetch, and each search ends within its total deadline.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import httpx
 
 from research.outcomes import Outcome, outcome_for_status
-from research.providers.base import SearchHit, SearchResult, with_retries
+from research.providers.base import SearchHit, SearchResult, TimeoutBreaker, with_retries
+from research.providers.deadline import DEFAULT_DEADLINE_FACTOR
+from research.providers.http import Call, guarded_client
+from research.providers.netguard import IPNetwork
 from research.providers.search.local import iso_date
 
 DEFAULT_USER_AGENT = "VerdictBot/0.1"
@@ -32,9 +38,14 @@ class SearxngProvider:
         *,
         user_agent: str = DEFAULT_USER_AGENT,
         sleep: Callable[[float], None] = time.sleep,
+        deadline: float | None = None,
+        allowed_networks: Iterable[IPNetwork] = (),
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
+        self.timeout = timeout  # for each connect and read
+        self.deadline = timeout * DEFAULT_DEADLINE_FACTOR if deadline is None else deadline
+        self.allowed_networks = list(allowed_networks)  # for redirects to other hosts
+        self._breaker = TimeoutBreaker("SearXNG")
         self.tries = tries
         self.base_delay = base_delay
         self.user_agent = user_agent
@@ -48,9 +59,11 @@ class SearxngProvider:
         TLS set-up that concurrent searches cannot share."""
         with self._client_lock:
             if self._client is None:
-                self._client = httpx.Client(
-                    headers={"User-Agent": self.user_agent, "Accept": "application/json"},
+                self._client = guarded_client(
                     timeout=self.timeout,
+                    headers={"User-Agent": self.user_agent, "Accept": "application/json"},
+                    allowed_networks=self.allowed_networks,
+                    exempt_hosts=[httpx.URL(self.base_url).host],
                     follow_redirects=True,
                     limits=httpx.Limits(max_connections=32, max_keepalive_connections=16),
                 )
@@ -63,22 +76,35 @@ class SearxngProvider:
                 self._client = None
 
     def search(self, query: str, limit: int) -> SearchResult:
-        return with_retries(
-            lambda: self._search_once(query, limit), self.tries, self.base_delay, self._sleep
-        )
+        refused = self._breaker.refusal()
+        if refused is not None:
+            return refused
+        call = Call.within_seconds(self.deadline)
+        with call.active():
+            attempt = functools.partial(self._search_once, query, limit, call)
+            result = with_retries(
+                attempt, self.tries, self.base_delay, self._sleep, deadline=call.deadline
+            )
+        return self._breaker.record(result)
 
-    def _search_once(self, query: str, limit: int) -> SearchResult:
+    def _search_once(self, query: str, limit: int, call: Call) -> SearchResult:
         try:
             response = self.client.get(
                 f"{self.base_url}/search", params={"q": query, "format": "json"}
             )
-        except httpx.TimeoutException as exc:
-            return SearchResult(Outcome.TIMEOUT, detail=f"SearXNG timed out: {exc!r}")
         except httpx.HTTPError as exc:
-            return SearchResult(Outcome.UNAVAILABLE, detail=f"SearXNG unreachable: {exc!r}")
+            outcome, reason = call.failure(exc)
+            return SearchResult(outcome, detail=f"SearXNG {_FAILURES[outcome]}: {reason}")
         if response.status_code >= 400:
             return _status_result(response.status_code, self.base_url)
         return _parse(response, limit)
+
+
+_FAILURES = {
+    Outcome.TIMEOUT: "timed out",
+    Outcome.BLOCKED: "refused",
+    Outcome.UNAVAILABLE: "unreachable",
+}
 
 
 def _status_result(status: int, base_url: str) -> SearchResult:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -153,3 +155,50 @@ def test_a_ddgs_spec_uses_the_settings(settings) -> None:
 def test_a_ddgs_spec_takes_no_argument() -> None:
     with pytest.raises(SourceSpecError, match="takes no argument"):
         build_provider("ddgs:fast")
+
+
+class HangingDdgs(FakeDdgs):
+    """A ddgs whose engines never answer (until the test lets them go)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.release = threading.Event()
+
+    def text(self, query: str, **kwargs: Any) -> list[dict[str, Any]]:
+        self.calls.append((query, kwargs))
+        self.release.wait(30)
+        return []
+
+
+def test_a_search_that_hangs_ends_at_the_deadline() -> None:
+    fake = HangingDdgs()
+    started = time.monotonic()
+    try:
+        result = provider(fake, deadline=0.3).search("Quillnote", 10)
+    finally:
+        fake.release.set()
+
+    assert result.outcome is Outcome.TIMEOUT
+    assert result.detail.startswith("ddgs: no answer within the 0.3 s deadline")
+    assert time.monotonic() - started < 0.3 * 4
+    assert len(fake.calls) == 1  # no time was left for another try
+
+
+def test_after_three_timeouts_in_a_row_ddgs_is_not_asked_again() -> None:
+    fake = FakeDdgs(TimeoutException("timed out"))
+    ddgs = DdgsProvider(timeout=4.5, tries=1, base_delay=0.0, client_factory=fake.factory)
+
+    results = [ddgs.search(f"query {n}", 10) for n in range(5)]
+
+    assert [r.outcome for r in results] == [Outcome.TIMEOUT] * 5
+    assert len(fake.calls) == 3
+    assert results[-1].detail == "not asked: ddgs timed out on 3 searches in a row"
+
+
+def test_a_ddgs_spec_takes_its_deadline_from_the_settings(settings) -> None:
+    settings.SEARCH_DEADLINE = 12.0
+
+    built = build_provider("ddgs")
+
+    assert isinstance(built, DdgsProvider)
+    assert built.deadline == 12.0

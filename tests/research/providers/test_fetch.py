@@ -2,13 +2,16 @@ from __future__ import annotations
 
 import gzip
 import ipaddress
+import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from research.outcomes import Outcome
+from research.providers.extract import extract_page
 from research.providers.fetch import HttpFetcher
+from tests.research.providers.samples import minimal_pdf
 from tests.testweb import TestWeb
 
 LOOPBACK = [ipaddress.ip_network("127.0.0.1/32")]
@@ -216,11 +219,18 @@ def test_it_refuses_content_types_it_cannot_read(testweb: TestWeb, content_type:
 
 
 @pytest.mark.parametrize(
-    "content_type",
-    ["text/plain", "text/markdown; charset=utf-8", "application/pdf", "application/xhtml+xml"],
+    ("content_type", "body"),
+    [
+        ("text/plain", b"content"),
+        ("text/markdown; charset=utf-8", b"# content"),
+        ("application/pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"),
+        ("application/xhtml+xml", b"<html><p>content</p></html>"),
+    ],
 )
-def test_it_accepts_text_markdown_pdf_and_xhtml(testweb: TestWeb, content_type: str) -> None:
-    url = testweb.add("/doc", b"content", content_type=content_type)
+def test_it_accepts_text_markdown_pdf_and_xhtml(
+    testweb: TestWeb, content_type: str, body: bytes
+) -> None:
+    url = testweb.add("/doc", body, content_type=content_type)
     assert make_fetcher().fetch(url).outcome is Outcome.OK
 
 
@@ -228,7 +238,7 @@ def test_it_recognises_html_sent_without_a_content_type(testweb: TestWeb) -> Non
     url = testweb.add("/bare", "<!DOCTYPE html><html><p>hi</p></html>", content_type="")
     result = make_fetcher().fetch(url)
     assert result.outcome is Outcome.OK
-    assert result.content_type == "text/html"
+    assert result.content_type == "text/html; charset=utf-8"
 
 
 def test_it_obeys_robots_txt_and_never_requests_the_disallowed_page(testweb: TestWeb) -> None:
@@ -284,3 +294,40 @@ def test_it_can_be_shared_by_eight_threads(testweb: TestWeb) -> None:
 def test_it_refuses_urls_it_cannot_parse_without_raising() -> None:
     result = make_fetcher().fetch("not a url")
     assert result.outcome is Outcome.BLOCKED
+
+
+# --- content checked, not trusted ---------------------------------------------------------
+
+
+def test_a_pdf_served_as_html_is_read_as_a_pdf(testweb: TestWeb) -> None:
+    pdf = minimal_pdf("Quillnote is licensed under the MIT licence")
+    url = testweb.add("/licence", pdf, content_type="text/html; charset=utf-8")
+
+    result = make_fetcher().fetch(url)
+    page = extract_page(result.body, result.content_type, url, 10_000)
+
+    assert result.outcome is Outcome.OK
+    assert result.content_type == "application/pdf"
+    assert result.detail == "served as text/html, read as the PDF it is"
+    assert page.text == "Quillnote is licensed under the MIT licence"
+
+
+def test_random_bytes_served_as_html_are_refused(testweb: TestWeb) -> None:
+    url = testweb.add("/junk", random.Random(3).randbytes(20_000), content_type="text/html")
+
+    result = make_fetcher().fetch(url)
+
+    assert result.outcome is Outcome.BLOCKED
+    assert result.detail.startswith("binary data served as text/html")
+    assert result.body == b""
+
+
+def test_an_image_served_as_html_is_refused_by_what_it_is(testweb: TestWeb) -> None:
+    url = testweb.add("/logo", b"\x89PNG\r\n\x1a\n" + bytes(500), content_type="text/html")
+
+    result = make_fetcher().fetch(url)
+
+    assert (result.outcome, result.detail) == (
+        Outcome.BLOCKED,
+        "the body is a PNG image, served as text/html",
+    )

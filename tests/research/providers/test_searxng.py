@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import socket
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from research.outcomes import Outcome
 from research.providers.search import SourceSpecError, build_provider
 from research.providers.search.searxng import SearxngProvider
+from tests.research.providers.servers import DripServer
 from tests.testweb import TestWeb
 
 RESULTS = [
@@ -211,3 +214,74 @@ def test_a_searxng_spec_uses_the_settings(testweb: TestWeb, settings) -> None:
 def test_bad_searxng_specs_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(SourceSpecError, match=message):
         build_provider(spec)
+
+
+# --- bounded time and the guard ---------------------------------------------------------
+
+
+def test_an_instance_that_drip_feeds_its_answer_ends_at_the_deadline() -> None:
+    server = DripServer().start()
+    started = time.monotonic()
+    try:
+        # Each byte comes well within the read timeout: only the deadline can end it.
+        result = provider(server.base, timeout=5.0, deadline=0.5).search("Quillnote", 10)
+    finally:
+        server.stop()
+
+    assert result.outcome is Outcome.TIMEOUT
+    assert "0.5 s deadline" in result.detail
+    assert time.monotonic() - started < 0.5 * 4
+
+
+def test_after_three_timeouts_in_a_row_the_instance_is_not_asked_again() -> None:
+    server = DripServer().start()
+    try:
+        searxng = provider(server.base, timeout=5.0, deadline=0.2, tries=1)
+        results = [searxng.search(f"query {n}", 10) for n in range(5)]
+    finally:
+        server.stop()
+
+    assert [r.outcome for r in results] == [Outcome.TIMEOUT] * 5
+    assert len(server.requests) == 3
+    assert results[-1].detail == "not asked: SearXNG timed out on 3 searches in a row"
+
+
+def test_the_configured_instance_may_be_private_but_its_redirects_are_guarded(
+    testweb: TestWeb,
+) -> None:
+    elsewhere = TestWeb(host="127.0.0.2").start()
+    try:
+        target = elsewhere.add_searxng(lambda q: RESULTS) + "/search?q=x&format=json"
+        testweb.add("/search", status=302, headers={"Location": target})
+        result = provider(testweb.base).search("Quillnote", 10)
+    finally:
+        elsewhere.stop()
+
+    assert result.outcome is Outcome.BLOCKED
+    assert "127.0.0.2" in result.detail
+    assert elsewhere.requests == []
+
+
+def test_redirects_to_an_allowed_network_are_followed(testweb: TestWeb) -> None:
+    elsewhere = TestWeb(host="127.0.0.2").start()
+    try:
+        target = elsewhere.add_searxng(lambda q: RESULTS) + "/search?q=x&format=json"
+        testweb.add("/search", status=302, headers={"Location": target})
+        allowed = [ipaddress.ip_network("127.0.0.2/32")]
+        result = provider(testweb.base, allowed_networks=allowed).search("Quillnote", 10)
+    finally:
+        elsewhere.stop()
+
+    assert result.outcome is Outcome.OK
+
+
+def test_a_searxng_spec_takes_its_deadline_and_allowed_networks_from_the_settings(
+    testweb: TestWeb, settings
+) -> None:
+    settings.SEARCH_DEADLINE = 9.0
+    settings.FETCH_ALLOWED_NETWORKS = [ipaddress.ip_network("10.0.0.0/8")]
+
+    built = build_provider(f"searxng:{testweb.base}")
+
+    assert isinstance(built, SearxngProvider)
+    assert (built.deadline, built.allowed_networks) == (9.0, settings.FETCH_ALLOWED_NETWORKS)
