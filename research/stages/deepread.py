@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from research.artifacts import Filtered, KeptCandidate, Notes, Plan, SourceNotes
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
+from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract import extract_page
 from research.stages.context import StageContext
 from research.stages.keypoints import key_points
@@ -221,17 +222,15 @@ def _page_option(
 
 
 def _load_local(cand: KeptCandidate) -> FetchResult:
+    # Read like a fetched page: inside the corpus folder, under the size cap, and sniffed.
     path = Path(cand.local_path or "")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return FetchResult(url=cand.url, outcome=Outcome.UNAVAILABLE, detail=f"unreadable: {exc}")
-    ctype = _LOCAL_TYPES.get(path.suffix.lower(), "text/plain")
-    if ctype in ("text/markdown", "text/plain"):
-        data = _FRONT_MATTER.sub("", data.decode("utf-8", "replace"), count=1).encode("utf-8")
-    return FetchResult(
-        url=cand.url, outcome=Outcome.OK, final_url=cand.url, content_type=ctype, body=data
-    )
+    declared = _LOCAL_TYPES.get(path.suffix.lower(), "text/plain")
+    result = read_corpus_file(cand.url, path, cand.provider, declared)
+    media_type = result.content_type.split(";", 1)[0]
+    if result.outcome is not Outcome.OK or media_type not in ("text/markdown", "text/plain"):
+        return result
+    text = _FRONT_MATTER.sub("", decode_text(result.body, result.content_type), count=1)
+    return replace(result, body=text.encode("utf-8"), content_type=f"{media_type}; charset=utf-8")
 
 
 def notes_markdown(notes: Notes) -> str:

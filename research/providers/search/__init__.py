@@ -57,9 +57,14 @@ def build_provider(
     from django.conf import settings  # read at call time, so test overrides apply
 
     kind, argument = parse_source(spec)
-    if kind == "local":
-        return LocalCorpus(argument)
     deadline = settings.SEARCH_DEADLINE
+    if kind == "local":
+        return LocalCorpus(
+            argument,
+            index_dir=settings.LOCAL_INDEX_DIR,
+            max_bytes=settings.LOCAL_MAX_BYTES,
+            deadline=deadline,
+        )
     timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
     if kind == "searxng":
         return SearxngProvider(

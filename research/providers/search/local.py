@@ -9,34 +9,46 @@ Two full-text tables share each document's rowid:
 A query becomes an OR of its meaningful terms, each sent to the table that can match it,
 and the bm25 scores from both tables are summed.
 
-The index lives in the folder as .verdict-index.sqlite3 (or in the temp dir when the
-folder is read-only). Each search first re-indexes the files whose mtime or size changed,
-so repeated searches are fast and the index never goes stale.
+The index is kept under the app's own data folder (settings.LOCAL_INDEX_DIR), one file
+per corpus folder, and never written into the user's folder. Each search first re-indexes
+the files whose mtime or size changed, so repeated searches are fast and the index never
+goes stale. Files that are too large, or symlinks that lead out of the folder, are skipped
+with the reason logged; each search ends within its deadline.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
+import logging
 import os
 import re
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
-import lxml.html
-import pypdf
+from django.core.exceptions import ImproperlyConfigured
 
 from research.outcomes import Outcome
 from research.providers.base import SearchHit, SearchResult
+from research.providers.deadline import Deadline, DeadlinePassed, within
+from research.providers.documents import (
+    DEFAULT_MAX_BYTES,
+    LOCAL_TYPES,
+    Document,
+    iso_date,
+    read_document,
+    refusal,
+)
 
-INDEX_NAME = ".verdict-index.sqlite3"
-EXTENSIONS = frozenset({".md", ".markdown", ".txt", ".html", ".htm", ".pdf"})
-SCHEMA_VERSION = 1  # bump when the schema or the text extraction changes: forces a rebuild
+__all__ = ["Document", "LocalCorpus", "iso_date", "query_terms", "read_document"]
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = frozenset(LOCAL_TYPES)
+SCHEMA_VERSION = 2  # bump when the schema or the text extraction changes: forces a rebuild
 SNIPPET_CHARS = 240
 TITLE_WEIGHT = 5.0  # a term in the title says more about the document than one in the body
 
@@ -63,15 +75,6 @@ _STOPWORDS = _wordset(
 _CJK_STOPWORDS = re.compile(
     "还是|哪个|哪一个|什么|怎么|如何|之间|我们|应该|或者|的|和|与|吗|呢|吧|了"
 )
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
-_DATE = re.compile(r"(\d{4})\s*(?:[-/.]|年)\s*(\d{1,2})\s*(?:[-/.]|月)\s*(\d{1,2})")
-_URL_KEYS = ("url", "canonical", "canonical_url", "source", "link")
-_DATE_KEYS = ("published", "date", "published_at", "pubdate", "created")
-_HTML_DATE_META = _wordset(
-    "article:published_time og:published_time datepublished date dc.date publish-date pubdate"
-)
-
-_HTML_CHROME = "//script|//style|//noscript|//template|//nav|//footer|//aside"
 
 # Separate statements rather than one script: executescript() commits first, and the
 # rebuild has to run inside one write transaction.
@@ -93,29 +96,32 @@ _SCHEMA = (
 _DROP = tuple(f"DROP TABLE IF EXISTS {table}" for table in ("docs", "fts_tri", "fts_bi"))
 
 
-@dataclass(frozen=True)
-class Document:
-    """What one file contributes to the index."""
-
-    url: str
-    title: str
-    published: str | None
-    body: str
-
-
 class LocalCorpus:
     """A SearchProvider over a folder of documents."""
 
     name = "local"
 
-    def __init__(self, folder: str | os.PathLike[str], index_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: str | os.PathLike[str],
+        index_path: Path | None = None,
+        *,
+        index_dir: Path | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        deadline: float | None = None,
+        reader: Callable[[Path, Path, int], Document] = read_document,
+    ) -> None:
         self.folder = Path(folder).expanduser().resolve()
         self._index_path = index_path
+        self._index_dir = index_dir
+        self.max_bytes = max_bytes
+        self.deadline = deadline  # seconds per search; None waits for the index to be built
+        self._read = reader
 
     @property
     def index_path(self) -> Path:
         if self._index_path is None:
-            self._index_path = _index_location(self.folder)
+            self._index_path = index_location(self.folder, self._index_dir or default_index_dir())
         return self._index_path
 
     def search(self, query: str, limit: int) -> SearchResult:
@@ -124,6 +130,21 @@ class LocalCorpus:
             return SearchResult(Outcome.NO_HIT, detail=f"no searchable words in {query!r}")
         if not self.folder.is_dir():
             return SearchResult(Outcome.UNAVAILABLE, detail=f"folder {self.folder} is missing")
+        if self.deadline is None:
+            return self._search(terms, limit)
+        deadline = Deadline.after(self.deadline)
+        try:
+            # Parsing a new corpus (PDFs above all) cannot be interrupted: the search runs
+            # in a thread that may finish the indexing after the caller has moved on.
+            return within(deadline, lambda: self._search(terms, limit), f"local {self.folder}")
+        except DeadlinePassed:
+            detail = (
+                f"the index of {self.folder} did not answer within {deadline.describe()}"
+                " (new or changed files are still being indexed)"
+            )
+            return SearchResult(Outcome.TIMEOUT, detail=detail)
+
+    def _search(self, terms: list[str], limit: int) -> SearchResult:
         try:
             with closing(self._connect()) as conn:
                 self._refresh(conn)
@@ -147,15 +168,30 @@ class LocalCorpus:
         return conn
 
     def _refresh(self, conn: sqlite3.Connection) -> int:
-        on_disk = dict(_walk(self.folder, self.index_path))
+        on_disk, stale = self._changes(conn)
+        if on_disk is None:
+            return 0  # the usual case: no lock, so concurrent searches never queue
+        # One thread of this process parses at a time; the others wait, then find the
+        # files done. Parsing runs outside SQLite's write lock so other processes may read.
+        with _indexing_lock(self.index_path):
+            on_disk, stale = self._changes(conn)
+            if on_disk is None:
+                return 0
+            parsed = {path: self._read(Path(path), self.folder, self.max_bytes) for path in stale}
+            with _write_lock(conn):
+                return _apply(conn, on_disk, parsed)
+
+    def _changes(
+        self, conn: sqlite3.Connection
+    ) -> tuple[dict[str, tuple[int, int]] | None, list[str]]:
+        """The files on disk and the stale ones among them; (None, []) when the index is
+        up to date."""
+        on_disk = dict(_walk(self.folder, self.max_bytes))
         known = _known(conn)
         stale = [path for path, stat in on_disk.items() if _stale(known, path, stat)]
         if not stale and known.keys() <= on_disk.keys():
-            return 0  # the usual case: no write lock, so concurrent searches never queue
-        # Parse outside the write lock: PDFs are slow, and other searches may read meanwhile.
-        parsed = {path: read_document(Path(path)) for path in stale}
-        with _write_lock(conn):
-            return _apply(conn, on_disk, parsed)
+            return None, []
+        return on_disk, stale
 
 
 # --- keeping the index fresh -------------------------------------------------------------
@@ -192,27 +228,84 @@ def _write_lock(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
-def _index_location(folder: Path) -> Path:
-    """Inside the folder when we may write there, else a per-folder file in the temp dir."""
-    inside = folder / INDEX_NAME
-    if os.access(folder, os.W_OK) and (not inside.exists() or os.access(inside, os.W_OK)):
-        return inside
+_locks: dict[Path, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+def _indexing_lock(index_path: Path) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(index_path, threading.Lock())
+
+
+def default_index_dir() -> Path:
+    try:
+        from django.conf import settings
+
+        return Path(settings.LOCAL_INDEX_DIR)
+    except ImproperlyConfigured:  # used as a library, outside Django
+        return Path(tempfile.gettempdir()) / "verdict-index"
+
+
+def index_location(folder: Path, index_dir: Path) -> Path:
+    """The index file of `folder`: named after it in the app's index folder, never inside
+    the corpus. A note beside it names the folder, so indexes of folders that are gone can
+    be removed."""
     digest = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"verdict-index-{digest}.sqlite3"
+    index_dir.mkdir(parents=True, exist_ok=True)
+    note = index_dir / f"{digest}.folder"
+    if not note.exists():
+        _forget_missing_folders(index_dir)
+        note.write_text(str(folder), encoding="utf-8")
+    return index_dir / f"{digest}.sqlite3"
 
 
-def _walk(folder: Path, index_path: Path) -> Iterator[tuple[str, tuple[int, int]]]:
+def _forget_missing_folders(index_dir: Path) -> None:
+    """Delete the indexes of folders that no longer exist (temporary folders, mostly)."""
+    for note in index_dir.glob("*.folder"):
+        try:
+            if Path(note.read_text(encoding="utf-8")).is_dir():
+                continue
+            for stale in index_dir.glob(f"{note.stem}.sqlite3*"):
+                stale.unlink(missing_ok=True)
+            note.unlink(missing_ok=True)
+        except OSError:
+            continue  # another process is removing it too
+
+
+def _walk(folder: Path, max_bytes: int) -> Iterator[tuple[str, tuple[int, int]]]:
+    """Every document file in `folder` that may be read, with its (mtime, size).
+
+    os.walk does not descend into symlinked folders; a symlinked file is kept only when
+    it resolves to a file inside the folder.
+    """
     for root, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv, caches
         for name in files:
             path = Path(root) / name
-            if path.suffix.lower() not in EXTENSIONS or path == index_path:
+            if path.suffix.lower() not in EXTENSIONS:
+                continue
+            reason = refusal(path, folder, max_bytes)
+            if reason is not None:
+                _skipped(reason)
                 continue
             try:
                 stat = path.stat()
             except OSError:
-                continue  # vanished or unreadable between listing and stat
+                continue  # vanished between the check and now
             yield str(path), (stat.st_mtime_ns, stat.st_size)
+
+
+_reported: set[str] = set()
+_reported_guard = threading.Lock()
+
+
+def _skipped(reason: str) -> None:
+    """Log why a file is skipped, once per process: every search walks the folder."""
+    with _reported_guard:
+        if reason in _reported:
+            return
+        _reported.add(reason)
+    log.warning("local corpus: skipped %s", reason)
 
 
 def _known(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
@@ -347,127 +440,3 @@ def snippet(body: str, terms: list[str]) -> str:
     end = start + SNIPPET_CHARS
     text = " ".join(body[start:end].split())
     return ("…" if start > 0 else "") + text + ("…" if end < len(body) else "")
-
-
-# --- reading documents -------------------------------------------------------------------
-
-
-def read_document(path: Path) -> Document:
-    """Read one file. An unreadable or malformed file yields an empty body: skipped, not fatal."""
-    suffix = path.suffix.lower()
-    reader = {".pdf": _read_pdf, ".html": _read_html, ".htm": _read_html}.get(suffix, _read_text)
-    try:
-        return reader(path)
-    except Exception:  # pypdf and lxml raise many exception types on bad input
-        return Document(url=path.as_uri(), title=path.name, published=None, body="")
-
-
-def _read_text(path: Path) -> Document:
-    text = path.read_text(encoding="utf-8", errors="replace").lstrip("\ufeff")
-    meta: dict[str, str] = {}
-    match = _FRONT_MATTER.match(text)
-    if match:
-        meta = _front_matter(match.group(1))
-        text = text[match.end() :]
-    return Document(
-        url=_canonical(_first(meta, _URL_KEYS)) or path.as_uri(),
-        title=meta.get("title") or _first_line(text) or path.stem,
-        published=iso_date(_first(meta, _DATE_KEYS)),
-        body=text.strip(),
-    )
-
-
-def _front_matter(block: str) -> dict[str, str]:
-    """YAML-ish `key: value` lines; enough for url, title and published."""
-    meta: dict[str, str] = {}
-    for line in block.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key.strip():
-            meta[key.strip().lower()] = value.strip().strip("\"'")
-    return meta
-
-
-def _first(meta: dict[str, str], keys: tuple[str, ...]) -> str | None:
-    return next((meta[key] for key in keys if meta.get(key)), None)
-
-
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        stripped = line.strip().lstrip("#").strip()
-        if stripped:
-            return stripped[:120]
-    return ""
-
-
-def _read_html(path: Path) -> Document:
-    raw = path.read_bytes()
-    try:
-        raw.decode("utf-8")
-        parser = lxml.html.HTMLParser(encoding="utf-8")
-    except UnicodeDecodeError:
-        parser = lxml.html.HTMLParser()  # let the page's own charset declaration decide
-    tree = lxml.html.document_fromstring(raw, parser=parser)
-    canonical = tree.xpath(
-        "//link[contains(concat(' ', normalize-space(@rel), ' '), ' canonical ')]/@href"
-    )
-    title = " ".join(" ".join(tree.xpath("//title//text()")).split())
-    published = _html_published(tree)
-    body = _html_text(tree)
-    return Document(
-        url=_canonical(canonical[0] if canonical else None) or path.as_uri(),
-        title=title or _first_line(body) or path.stem,
-        published=published,
-        body=body,
-    )
-
-
-def _html_text(tree: lxml.html.HtmlElement) -> str:
-    """The page's main text: <main> when it has one, without scripts or navigation chrome."""
-    for element in tree.xpath(_HTML_CHROME):
-        element.drop_tree()
-    main = tree.xpath("//main") or tree.xpath("//body") or [tree]
-    return " ".join(main[0].text_content().split())
-
-
-def _html_published(tree: lxml.html.HtmlElement) -> str | None:
-    for meta in tree.xpath("//meta[@content]"):
-        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
-        if key in _HTML_DATE_META and (date := iso_date(meta.get("content"))):
-            return date
-    times = tree.xpath("//time/@datetime")
-    return iso_date(times[0]) if times else None
-
-
-def _read_pdf(path: Path) -> Document:
-    reader = pypdf.PdfReader(path)
-    if reader.is_encrypted:
-        reader.decrypt("")  # many "encrypted" PDFs only restrict printing, with no password
-    body = "\n".join(page.extract_text() or "" for page in reader.pages).strip()
-    info = reader.metadata
-    title = (info.title or "").strip() if info else ""
-    created = info.creation_date if info else None
-    return Document(
-        url=path.as_uri(),
-        title=title or _first_line(body) or path.stem,
-        published=created.date().isoformat() if created else None,
-        body=body,
-    )
-
-
-def _canonical(url: str | None) -> str | None:
-    """Only an absolute http(s) URL can stand for the file on the web."""
-    if not url:
-        return None
-    parts = urlsplit(url.strip())
-    return url.strip() if parts.scheme in ("http", "https") and parts.netloc else None
-
-
-def iso_date(text: str | None) -> str | None:
-    """The first YYYY-MM-DD (or 2025/1/2, 2025年1月2日) in text, as an ISO date."""
-    match = _DATE.search(text or "")
-    if not match:
-        return None
-    try:
-        return dt.date(*(int(part) for part in match.groups())).isoformat()
-    except ValueError:
-        return None

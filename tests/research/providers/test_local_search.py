@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -13,13 +15,13 @@ from research.outcomes import Outcome
 from research.providers.base import SearchResult
 from research.providers.search import SourceSpecError, build_provider, parse_sources
 from research.providers.search.local import (
-    INDEX_NAME,
+    Document,
     LocalCorpus,
-    _index_location,
     iso_date,
     query_terms,
     read_document,
 )
+from tests.research.providers.samples import minimal_pdf
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -27,32 +29,6 @@ def write(folder: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def minimal_pdf(text: str, title: str = "", created: str = "") -> bytes:
-    """A one-page PDF whose content stream draws `text` in Helvetica, with a valid xref."""
-    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
-    info = f"<< /Title ({title}) /CreationDate (D:{created}) >>" if title else "<< >>"
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
-        b" /Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        info.encode("latin-1"),
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\n" % (len(objects) + 1)
-    out += b"startxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
 
 
 @pytest.fixture
@@ -281,13 +257,15 @@ def test_files_of_other_types_are_ignored(tmp_path: Path) -> None:
 # --- keeping the index fresh -------------------------------------------------------------
 
 
-def test_the_index_is_stored_in_the_folder_and_reused(corpus: Path) -> None:
+def test_the_index_is_kept_in_the_app_data_folder_and_reused(corpus: Path, settings) -> None:
+    before = sorted(corpus.rglob("*"))
     first = LocalCorpus(corpus)
     assert first.refresh() == 4
 
     again = LocalCorpus(corpus)
-    assert again.index_path == corpus / INDEX_NAME
+    assert again.index_path.parent == settings.LOCAL_INDEX_DIR
     assert again.refresh() == 0  # nothing changed: no file is parsed again
+    assert sorted(corpus.rglob("*")) == before  # nothing was written into the corpus
 
 
 def test_a_changed_file_is_reindexed_on_the_next_search(corpus: Path) -> None:
@@ -322,7 +300,7 @@ def test_a_new_file_is_found_without_a_manual_rebuild(corpus: Path) -> None:
 
 
 def test_an_index_from_another_schema_version_is_rebuilt(corpus: Path) -> None:
-    with sqlite3.connect(corpus / INDEX_NAME) as conn:
+    with sqlite3.connect(LocalCorpus(corpus).index_path) as conn:
         conn.execute("CREATE TABLE docs (junk TEXT)")
         conn.execute("PRAGMA user_version = 999")
 
@@ -359,16 +337,21 @@ def test_searches_started_together_on_a_new_index_all_find_the_documents(
         assert [(r.outcome, len(r.hits)) for r in results] == [(Outcome.OK, 5)] * 8
 
 
-def test_a_read_only_folder_keeps_its_index_in_the_temp_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(os, "access", lambda path, mode: False)
+def test_the_index_of_a_folder_that_is_gone_is_removed(tmp_path: Path, settings) -> None:
+    gone = tmp_path / "gone"
+    write(gone, "note.md", "# Quillnote\n\nQuillnote notes.\n")
+    old = LocalCorpus(gone)
+    old.refresh()
+    assert old.index_path.exists()
+    for path in gone.iterdir():
+        path.unlink()
+    gone.rmdir()
 
-    location = _index_location(tmp_path)
+    write(tmp_path / "new", "note.md", "# Inkpad\n\nInkpad notes.\n")
+    LocalCorpus(tmp_path / "new").refresh()
 
-    assert location.parent != tmp_path
-    assert location.name.startswith("verdict-index-")
-    assert _index_location(tmp_path) == location  # the same folder reuses its index
+    assert not old.index_path.exists()
+    assert len(list(settings.LOCAL_INDEX_DIR.glob("*.sqlite3"))) == 1
 
 
 # --- source specs -------------------------------------------------------------------------
@@ -410,3 +393,144 @@ def test_parse_sources_normalises_and_deduplicates(corpus: Path) -> None:
 def test_parse_sources_needs_at_least_one_source() -> None:
     with pytest.raises(SourceSpecError, match="no sources"):
         parse_sources([])
+
+
+# --- files that are not trusted -----------------------------------------------------------
+
+
+class CountingReader:
+    """read_document, counting the files it is asked to read."""
+
+    def __init__(self) -> None:
+        self.paths: list[Path] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, path: Path, root: Path, max_bytes: int) -> Document:
+        with self.lock:
+            self.paths.append(path)
+        return read_document(path, root, max_bytes)
+
+
+def test_a_file_over_the_size_cap_is_skipped_with_a_logged_reason_and_never_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(tmp_path, "small.md", "# Small\n\nQuillnote fits.\n")
+    with (tmp_path / "huge.txt").open("wb") as handle:
+        handle.write(b"Quillnote ")
+        handle.truncate(50_000_000)  # sparse: 50 MB on paper, nothing on disk
+    reader = CountingReader()
+
+    hits = LocalCorpus(tmp_path, reader=reader).search("Quillnote", 5).hits
+
+    assert [h.title for h in hits] == ["Small"]
+    assert reader.paths == [tmp_path / "small.md"]
+    assert "huge.txt is 50,000,000 bytes, over the 5,000,000-byte limit" in caplog.text
+
+
+def test_the_size_cap_comes_from_the_settings(corpus: Path, settings) -> None:
+    settings.LOCAL_MAX_BYTES = 2048
+
+    assert build_provider(f"local:{corpus}").max_bytes == 2048  # type: ignore[attr-defined]
+
+
+def test_a_symlink_out_of_the_corpus_is_neither_indexed_nor_returned(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "corpus"
+    write(folder, "notes.md", "# Notes\n\nNothing secret here.\n")
+    secret = write(tmp_path, "outside/secret.txt", "Quillnote root password hunter2\n")
+    (folder / "secret.txt").symlink_to(secret)
+    (folder / "passwd.txt").symlink_to("/etc/passwd")
+    (folder / "elsewhere").symlink_to(secret.parent, target_is_directory=True)
+
+    local = LocalCorpus(folder)
+
+    assert local.search("Quillnote password", 5).outcome is Outcome.NO_HIT
+    assert local.search("root", 5).outcome is Outcome.NO_HIT
+    assert "secret.txt leads out of the corpus folder" in caplog.text
+
+
+def test_a_symlink_that_stays_inside_the_corpus_is_read(tmp_path: Path) -> None:
+    original = write(tmp_path, "notes/licence.md", "# Licence\n\nQuillnote is MIT licensed.\n")
+    (tmp_path / "alias.md").symlink_to(original)
+
+    hits = LocalCorpus(tmp_path).search("Quillnote", 5).hits
+
+    assert {h.local_path for h in hits} == {str(original), str(tmp_path / "alias.md")}
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("junk.txt", random.Random(5).randbytes(8000)),
+        ("picture.md", b"\x89PNG\r\n\x1a\n" + bytes(200) + b"Quillnote"),
+        ("archive.html", b"PK\x03\x04" + bytes(200) + b"Quillnote"),
+    ],
+)
+def test_binary_files_with_text_names_are_not_indexed(
+    tmp_path: Path, name: str, content: bytes
+) -> None:
+    (tmp_path / name).write_bytes(content + b" Quillnote")
+
+    assert LocalCorpus(tmp_path).search("Quillnote", 5).outcome is Outcome.NO_HIT
+
+
+def test_a_pdf_named_as_markdown_is_read_as_the_pdf_it_is(tmp_path: Path) -> None:
+    (tmp_path / "audit.md").write_bytes(minimal_pdf("Quillnote audit passed", "Audit", "20250101"))
+
+    hit = LocalCorpus(tmp_path).search("Quillnote audit", 5).hits[0]
+
+    assert hit.title == "Audit"
+    assert "audit passed" in hit.snippet
+
+
+def test_a_fifo_in_the_corpus_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.txt")
+    write(tmp_path, "note.md", "# Note\n\nQuillnote notes.\n")
+
+    assert LocalCorpus(tmp_path).search("Quillnote", 5).outcome is Outcome.OK
+
+
+# --- bounded time -----------------------------------------------------------------------
+
+
+def test_a_search_that_outlasts_its_deadline_is_a_timeout(tmp_path: Path) -> None:
+    write(tmp_path, "note.md", "# Note\n\nQuillnote notes.\n")
+    release = threading.Event()
+
+    def slow(path: Path, root: Path, max_bytes: int) -> Document:
+        release.wait(30)
+        return read_document(path, root, max_bytes)
+
+    started = time.monotonic()
+    try:
+        result = LocalCorpus(tmp_path, deadline=0.3, reader=slow).search("Quillnote", 5)
+    finally:
+        release.set()
+
+    assert result.outcome is Outcome.TIMEOUT
+    assert "did not answer within the 0.3 s deadline" in result.detail
+    assert time.monotonic() - started < 0.3 * 4
+
+
+def test_searches_started_together_parse_each_file_once(tmp_path: Path) -> None:
+    for n in range(6):
+        write(tmp_path, f"note{n}.md", f"# Quillnote note {n}\n\nQuillnote is MIT licensed.\n")
+    reader = CountingReader()
+
+    results = search_together(LocalCorpus(tmp_path, reader=reader), "Quillnote", searchers=8)
+
+    assert {r.outcome for r in results} == {Outcome.OK}
+    assert sorted(reader.paths) == sorted(tmp_path.glob("*.md"))
+
+
+def test_a_local_spec_takes_its_deadline_and_index_folder_from_the_settings(
+    corpus: Path, settings
+) -> None:
+    settings.SEARCH_DEADLINE = 11.0
+
+    built = build_provider(f"local:{corpus}")
+
+    assert isinstance(built, LocalCorpus)
+    assert built.deadline == 11.0
+    assert built.index_path.parent == settings.LOCAL_INDEX_DIR
