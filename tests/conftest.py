@@ -14,4 +14,5 @@ def runs_dir(tmp_path: Path, settings) -> Path:
     path.mkdir()
     settings.RUNS_DIR = path
     settings.RETRY_BASE_DELAY = 0.0
+    settings.LOCAL_INDEX_DIR = tmp_path / "index"  # corpora's search indexes, never ./var
     return path

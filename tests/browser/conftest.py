@@ -24,22 +24,30 @@ def chromium_path() -> str | None:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     path = chromium_path()
     if path is None:
         if os.environ.get("CI"):
             pytest.fail("chromium is not installed: .ci/run installs it with apt-get")
         pytest.skip("chromium is not installed (apt-get install chromium)")
-    # Playwright's sync API runs an event loop in this thread; the live server's database
-    # calls happen in its own threads, but fixtures that touch the ORM run here.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    # Playwright's sync API keeps an event loop running in this thread while it is open,
+    # and Django refuses ORM calls from a thread with a running loop unless told it is
+    # safe (the fixtures that create users run here). Only for as long as the browser runs.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
