@@ -134,14 +134,24 @@ def serve(tmp_path, database) -> Iterator[Callable[..., Serve]]:
             server.kill()
 
 
-def gone(processes: list[psutil.Process]) -> bool:
-    def dead(process: psutil.Process) -> bool:
-        try:
-            return process.status() == psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return True
+def _dead(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
 
-    return all(dead(p) for p in processes)
+
+def gone(processes: list[psutil.Process]) -> bool:
+    return all(_dead(p) for p in processes)
+
+
+def wait_gone(processes: list[psutil.Process], what: str) -> None:
+    try:
+        wait_until(lambda: gone(processes), 30, what)
+    except AssertionError:
+        left = [f"{p.pid} {p.status()} {' '.join(p.cmdline())[:120]}" for p in processes
+                if not _dead(p)]  # fmt: skip
+        raise AssertionError(f"{what}: still running after 30s:\n" + "\n".join(left)) from None
 
 
 def get(port: int, path: str) -> int:
@@ -205,7 +215,7 @@ def test_a_child_that_fails_to_start_is_named_with_its_own_words_and_the_rest_st
     assert "The web server did not start: it exited with code" in output
     assert "address already in use" in output
     assert "Another program took the port after the check" in output
-    wait_until(lambda: gone(others), 30, "the Redis and worker started before it to stop")
+    wait_gone(others, "the Redis and worker started before it to stop")
 
 
 # --- stopping -------------------------------------------------------------------------------
@@ -220,7 +230,7 @@ def test_killing_the_supervisor_with_sigkill_leaves_no_orphan(serve):
     names = " ".join(" ".join(p.cmdline()) for p in children)
     assert "redis-server" in names and "celery" in names and "uvicorn" in names
     os.kill(server.proc.pid, signal.SIGKILL)
-    wait_until(lambda: gone(children), 30, "every child of the killed supervisor to exit")
+    wait_gone(children, "every child of the killed supervisor to exit")
 
 
 def test_sigterm_stops_every_child_and_exits_cleanly(serve):
@@ -230,7 +240,7 @@ def test_sigterm_stops_every_child_and_exits_cleanly(serve):
     server.proc.send_signal(signal.SIGTERM)
     assert server.exit_code() == 0
     assert server.said("Stopping Verdict...")
-    wait_until(lambda: gone(children), 30, "every child to exit")
+    wait_gone(children, "every child to exit")
 
 
 def test_a_child_that_dies_later_stops_the_others_and_the_supervisor_exits_non_zero(serve):
@@ -242,4 +252,4 @@ def test_a_child_that_dies_later_stops_the_others_and_the_supervisor_exits_non_z
     worker.kill()
     assert server.exit_code() == 1
     assert "The Celery worker stopped unexpectedly (exit code -9)" in server.output()
-    wait_until(lambda: gone(children), 30, "the web server and Redis to stop")
+    wait_gone(children, "the web server and Redis to stop")

@@ -119,8 +119,10 @@ class Command(BaseCommand):
             "--loglevel=INFO",
             f"--concurrency={opts['concurrency']}",
         ]
-        # SIGQUIT is Celery's cold shutdown: it ends the pool at once instead of waiting
-        # for the running stage, which is queued again (acks_late).
+        # If this supervisor dies, the worker is killed outright: a warm or even a cold
+        # Celery shutdown can hang on a busy pool. Its pool processes die with it (Celery
+        # sets their parent-death signal), and the running stage is queued again
+        # (acks_late) when a worker next starts.
         children.append(
             Child(
                 "worker",
@@ -128,7 +130,7 @@ class Command(BaseCommand):
                 worker,
                 env=env,
                 out=out,
-                death_signal=signal.SIGQUIT,
+                death_signal=signal.SIGKILL,
             )
         )
         web = [
