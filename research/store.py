@@ -3,16 +3,22 @@
 `index.json` is the manifest a run can be resumed from; `log.jsonl` is the append-only
 decision log. Every write is atomic (temporary file in the same folder, then os.replace),
 so no reader ever sees half a file, and a lock file keeps two workers off the same run.
+
+Nothing in a run folder is reached through a symbolic link: names are checked whole, and
+the manifest, the log, the locks and the artifacts are opened with O_NOFOLLOW, so a link
+planted in a run folder is refused with a StoreError instead of being followed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -26,8 +32,11 @@ INDEX = "index.json"
 LOG = "log.jsonl"
 LOCK = ".lock"
 INDEX_LOCK = ".index.lock"
-_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_ARTIFACT = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?$")
+# Matched with fullmatch: `$` would also accept a name that ends in a newline.
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_ARTIFACT = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?")
+# What atomic_write leaves behind when its process dies between writing and renaming.
+_TEMPORARY = re.compile(r"\..+\.tmp")
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -38,6 +47,22 @@ class StoreError(Exception):
 
 class RunLocked(StoreError):
     """Another live process holds this run's lock."""
+
+
+# Lock descriptors this process holds right now. A child forked meanwhile (a Celery prefork
+# pool replacing a worker process) inherits copies that would keep a flock held after the
+# parent lets go, so the child closes them first thing.
+_HELD: set[int] = set()
+
+
+def _close_inherited_locks() -> None:
+    for fd in list(_HELD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_close_inherited_locks)
 
 
 def now_iso() -> str:
@@ -66,7 +91,7 @@ def dumps(payload: Any) -> bytes:
 
 class RunStore:
     def __init__(self, root: Path, run_id: str) -> None:
-        if not _RUN_ID.match(run_id):
+        if not isinstance(run_id, str) or not _RUN_ID.fullmatch(run_id):
             raise StoreError(f"not a valid run id: {run_id!r}")
         self.root = Path(root).resolve()
         self.run_id = run_id
@@ -75,16 +100,24 @@ class RunStore:
     # --- paths --------------------------------------------------------------------------
 
     def artifact_path(self, name: str) -> Path:
-        """Resolve an artifact name inside the run folder; nothing may escape it."""
-        if not _ARTIFACT.match(name) or ".." in name.split("/"):
+        """The path of an artifact inside the run folder; nothing may escape it, and no
+        part of it may be a symbolic link."""
+        if not isinstance(name, str) or not _ARTIFACT.fullmatch(name):
             raise StoreError(f"not a valid artifact name: {name!r}")
-        path = (self.path / name).resolve()
-        if self.path.resolve() not in path.parents:
+        if ".." in name.split("/"):
+            raise StoreError(f"not a valid artifact name: {name!r}")
+        path = self.path / name
+        if self._has_link(name):
+            raise self._link_refused(name)
+        if self.path.resolve() not in path.resolve().parents:
             raise StoreError(f"artifact name escapes the run folder: {name!r}")
         return path
 
     def exists(self) -> bool:
-        return (self.path / INDEX).is_file()
+        try:
+            return stat.S_ISREG(os.lstat(self.path / INDEX).st_mode)
+        except OSError:
+            return False
 
     def create(self, params: dict[str, Any], stages: tuple[str, ...]) -> None:
         if self.exists():
@@ -138,10 +171,11 @@ class RunStore:
         self.write_bytes(name, dumps(payload))
 
     def read_bytes(self, name: str) -> bytes:
-        return self.artifact_path(name).read_bytes()
+        self.artifact_path(name)  # checks the name
+        return self._read(name)
 
     def read_text(self, name: str) -> str:
-        return self.artifact_path(name).read_text(encoding="utf-8")
+        return self.read_bytes(name).decode("utf-8")
 
     def read_json(self, name: str) -> Any:
         return json.loads(self.read_text(name))
@@ -178,25 +212,23 @@ class RunStore:
     # --- manifest and log ---------------------------------------------------------------
 
     def index(self) -> dict[str, Any]:
-        return json.loads((self.path / INDEX).read_text(encoding="utf-8"))
+        return json.loads(self._read(INDEX))
 
     def update_index(self, change: Any) -> dict[str, Any]:
         """Read-modify-write the manifest under its own short lock, so a worker, the web
-        process and the recovery scan never lose each other's updates."""
-        fd = os.open(self.path / INDEX_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        process and the recovery scan never lose each other's updates. A `change` that
+        returns False leaves the file as it was: that is how a status-gated update says
+        that its condition did not hold."""
+        with self._flock(INDEX_LOCK, wait=None):
             index = self.index()
-            change(index)
-            atomic_write(self.path / INDEX, dumps(index))
+            if change(index) is not False:
+                atomic_write(self.path / INDEX, dumps(index))
             return index
-        finally:
-            os.close(fd)
 
     def log(self, event: str, **data: Any) -> None:
         """Append one decision-log line. A single write() of one line keeps lines whole."""
         line = json.dumps({"ts": now_iso(), "event": event, **data}, ensure_ascii=False)
-        fd = os.open(self.path / LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = self._open(LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
             os.write(fd, (line + "\n").encode("utf-8"))
         finally:
@@ -204,10 +236,25 @@ class RunStore:
 
     def read_log(self) -> list[dict[str, Any]]:
         try:
-            lines = (self.path / LOG).read_text(encoding="utf-8").splitlines()
+            lines = self._read(LOG).decode("utf-8").splitlines()
         except FileNotFoundError:
             return []
         return [json.loads(line) for line in lines if line.strip()]
+
+    def remove_temporaries(self) -> list[str]:
+        """Delete what atomic writes left behind when their process died mid-write. Call it
+        holding the run lock: no artifact write is then under way, and the manifest's own
+        lock keeps its writes safe while this runs."""
+        removed = []
+        with self._flock(INDEX_LOCK, wait=None):
+            for folder, _dirs, files in os.walk(self.path):  # never follows links
+                for name in files:
+                    if _TEMPORARY.fullmatch(name):
+                        path = Path(folder) / name
+                        with contextlib.suppress(FileNotFoundError):
+                            path.unlink()
+                            removed.append(path.relative_to(self.path).as_posix())
+        return sorted(removed)
 
     # --- locking ------------------------------------------------------------------------
 
@@ -215,12 +262,8 @@ class RunStore:
     def lock(self, wait: float = 0.0) -> Iterator[None]:
         """Hold the run's lock. The kernel drops it if the process dies, so a killed worker
         never leaves a run locked."""
-        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            self._acquire(fd, wait)
+        with self._flock(LOCK, wait):
             yield
-        finally:
-            os.close(fd)
 
     def is_locked(self) -> bool:
         try:
@@ -228,6 +271,60 @@ class RunStore:
                 return False
         except RunLocked:
             return True
+
+    @contextlib.contextmanager
+    def _flock(self, name: str, wait: float | None) -> Iterator[None]:
+        """Hold an exclusive flock on `name`; wait None means block until it is free."""
+        fd = self._open(name, os.O_RDWR | os.O_CREAT)
+        _HELD.add(fd)
+        try:
+            if wait is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            else:
+                self._acquire(fd, wait)
+            yield
+        finally:
+            _HELD.discard(fd)
+            os.close(fd)
+
+    # --- opening files without following links -----------------------------------------
+
+    def _open(self, name: str, flags: int) -> int:
+        """Open `name` (at most one folder deep) in the run folder, refusing a symbolic
+        link at every step instead of following it."""
+        *folders, leaf = name.split("/")
+        dir_fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for folder in folders:
+                inner = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
+                os.close(dir_fd)
+                dir_fd = inner
+            return os.open(leaf, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR) and self._has_link(name):
+                raise self._link_refused(name) from exc
+            raise
+        finally:
+            os.close(dir_fd)
+
+    def _read(self, name: str) -> bytes:
+        fd = self._open(name, os.O_RDONLY)
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read()
+
+    def _has_link(self, name: str) -> bool:
+        step = self.path
+        for part in name.split("/"):
+            step = step / part
+            if step.is_symlink():
+                return True
+        return False
+
+    def _link_refused(self, name: str) -> StoreError:
+        return StoreError(
+            f"{name} in run {self.run_id} is a symbolic link; run files are never "
+            "reached through links, so it was not followed"
+        )
 
     def _acquire(self, fd: int, wait: float) -> None:
         deadline = time.monotonic() + wait

@@ -4,11 +4,13 @@ import hashlib
 import json
 import multiprocessing
 import os
+import time
 
 import pytest
 
 from research.artifacts import STAGES, Candidates
 from research.store import RunLocked, RunStore, StoreError
+from tests.processes import wait_until
 
 
 @pytest.fixture
@@ -115,3 +117,130 @@ def test_a_killed_lock_holder_releases_the_lock(store):
     os.kill(holder.pid, 9)
     holder.join(10)
     assert not store.is_locked()
+
+
+# --- names matched whole, links refused -----------------------------------------------------
+
+
+@pytest.mark.parametrize("run_id", ["run1\n", "run1\r\n", "run1 ", "\nrun1"])
+def test_a_run_id_with_anything_around_it_is_refused(runs_dir, run_id):
+    with pytest.raises(StoreError, match="not a valid run id"):
+        RunStore(runs_dir, run_id)
+
+
+@pytest.mark.parametrize("name", ["report.md\n", "round_3_pages/s1.md\n", "report.md\r"])
+def test_an_artifact_name_ending_in_a_line_break_is_refused(store, name):
+    with pytest.raises(StoreError, match="not a valid artifact name"):
+        store.artifact_path(name)
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """A file outside the run folder that a planted link points at."""
+    target = tmp_path / "outside.txt"
+    target.write_text("secret\n", encoding="utf-8")
+    return target
+
+
+def test_a_log_planted_as_a_link_is_refused_and_not_written_through(store, outside):
+    store.path.joinpath("log.jsonl").unlink()
+    store.path.joinpath("log.jsonl").symlink_to(outside)
+    with pytest.raises(StoreError, match=r"log\.jsonl in run run1 is a symbolic link"):
+        store.log("candidate_dropped", id="s1")
+    with pytest.raises(StoreError, match="symbolic link"):
+        store.read_log()
+    assert outside.read_text(encoding="utf-8") == "secret\n"
+
+
+@pytest.mark.parametrize("name", [".lock", ".index.lock"])
+def test_a_lock_file_planted_as_a_link_is_refused(store, outside, name):
+    store.path.joinpath(name).unlink(missing_ok=True)
+    store.path.joinpath(name).symlink_to(outside)
+    with pytest.raises(StoreError, match="symbolic link"):
+        if name == ".lock":
+            with store.lock():
+                pass
+        else:
+            store.update_index(lambda index: None)
+    assert outside.read_text(encoding="utf-8") == "secret\n"
+
+
+def test_a_manifest_planted_as_a_link_is_refused(store, outside):
+    store.path.joinpath("index.json").unlink()
+    store.path.joinpath("index.json").symlink_to(outside)
+    assert not store.exists()
+    with pytest.raises(StoreError, match=r"index\.json in run run1 is a symbolic link"):
+        store.index()
+
+
+def test_an_artifact_planted_as_a_link_is_neither_read_nor_written_through(store, outside):
+    store.write_text("report.md", "# Report\n")
+    store.path.joinpath("report.md").unlink()
+    store.path.joinpath("report.md").symlink_to(outside)
+    with pytest.raises(StoreError, match=r"report\.md in run run1 is a symbolic link"):
+        store.read_text("report.md")
+    with pytest.raises(StoreError, match="symbolic link"):
+        store.write_text("report.md", "overwritten")
+    assert not store.is_valid("report.md")
+    assert outside.read_text(encoding="utf-8") == "secret\n"
+
+
+def test_a_link_to_another_file_of_the_same_run_is_refused_too(store):
+    store.write_json("round_0_plan.json", {"question": "A or B?"})
+    store.path.joinpath("report.md").symlink_to(store.path / "round_0_plan.json")
+    with pytest.raises(StoreError, match="symbolic link"):
+        store.write_text("report.md", "# Report\n")
+    assert json.loads(store.read_text("round_0_plan.json")) == {"question": "A or B?"}
+
+
+def test_a_pages_folder_planted_as_a_link_is_refused(store, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "s1.md").write_text("planted", encoding="utf-8")
+    store.path.joinpath("round_3_pages").symlink_to(elsewhere)
+    with pytest.raises(StoreError, match=r"round_3_pages/s1\.md in run run1 is a symbolic link"):
+        store.read_text("round_3_pages/s1.md")
+    with pytest.raises(StoreError, match="symbolic link"):
+        store.write_text("round_3_pages/s2.md", "page")
+    assert not (elsewhere / "s2.md").exists()
+
+
+# --- leftovers and forks --------------------------------------------------------------------
+
+
+def test_temporary_files_a_killed_writer_left_are_removed_and_nothing_else(store):
+    store.write_text("round_3_pages/s1.md", "page")
+    leftovers = [
+        store.path / ".round_2_filtered.json.k2j3h4.tmp",
+        store.path / "round_3_pages" / ".s2.md.x8y9z0.tmp",
+        store.path / ".index.json.a1b2c3.tmp",
+    ]
+    for path in leftovers:
+        path.write_text("half a fil", encoding="utf-8")
+    assert store.remove_temporaries() == [
+        ".index.json.a1b2c3.tmp",
+        ".round_2_filtered.json.k2j3h4.tmp",
+        "round_3_pages/.s2.md.x8y9z0.tmp",
+    ]
+    assert not any(path.exists() for path in leftovers)
+    assert store.read_text("round_3_pages/s1.md") == "page"
+    assert store.index()["run_id"] == "run1"
+    assert store.remove_temporaries() == []
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def test_a_process_forked_while_a_lock_is_held_does_not_keep_the_run_locked(store):
+    # A Celery prefork pool replaces a worker process by forking the parent, whose
+    # supervisor thread may hold a run lock at that moment.
+    fork = multiprocessing.get_context("fork")
+    with store.lock():
+        child = fork.Process(target=_sleep, args=(10,))
+        child.start()
+    try:
+        wait_until(lambda: not store.is_locked(), 5, "the child to let go of the lock")
+    finally:
+        child.terminate()
+        child.join(10)
