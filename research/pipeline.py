@@ -3,24 +3,32 @@
 research.steps registers each stage with the artifacts it writes. Celery tasks and the
 CLI both call `execute_stage`; neither holds page text or stage state in memory between
 stages.
+
+Every change of a stage's status that two processes could race for goes through
+`transition`, a status-gated update of the manifest: the file twin of
+`UPDATE ... WHERE status IN (...)` with a check that it changed.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from pydantic import BaseModel
 
 from research import services
 from research.artifacts import STAGES
 from research.models import Run
 from research.stages.context import StageContext
-from research.store import RunLocked, RunStore, now_iso
+from research.store import RunLocked, RunStore, StoreError, now_iso
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +49,18 @@ class StageResult:
     stage: str
     status: str  # done | skipped | locked
     counts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """A time limit the caller enforces (Celery's soft limit): the exceptions it raises in
+    the stage, and the seconds it allows, for the reason the run fails with."""
+
+    seconds: float
+    errors: tuple[type[BaseException], ...]
+
+
+FINISHED = ("done", "skipped")
 
 
 REGISTRY: dict[str, StageSpec] = {}
@@ -66,29 +86,41 @@ def outputs_valid(store: RunStore, stage: str) -> bool:
 
 
 def execute_stage(
-    run_id: str, stage: str, *, force: bool = False, lock_wait: float = 0.0
+    run_id: str,
+    stage: str,
+    *,
+    force: bool = False,
+    lock_wait: float = 0.0,
+    time_limit: TimeLimit | None = None,
 ) -> StageResult:
     """Run `stage` for `run_id` unless its valid output is already on disk."""
     store = services.store_for(run_id)
     try:
         with store.lock(wait=lock_wait):
-            return _execute_locked(store, stage, force)
+            return _execute_locked(store, stage, force, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=stage, reason="another process holds the run")
         return StageResult(stage, "locked")
 
 
-def _execute_locked(store: RunStore, stage: str, force: bool) -> StageResult:
+def _execute_locked(
+    store: RunStore, stage: str, force: bool, time_limit: TimeLimit | None
+) -> StageResult:
     spec = REGISTRY[stage]
     entry = store.index()["stages"][stage]
-    if not force and entry["status"] in ("done", "skipped") and outputs_valid(store, stage):
+    if not force and entry["status"] in FINISHED and outputs_valid(store, stage):
         store.log("stage_skipped", stage=stage, reason="valid output already on disk")
         return StageResult(stage, "skipped")
+    removed = store.remove_temporaries()
+    if removed:
+        store.log("temporary_files_removed", stage=stage, files=removed)
+    started = now_iso()
     mark_stage(
         store,
         stage,
         status="running",
-        started=now_iso(),
+        started=started,
+        heartbeat=started,
         finished=None,
         attempts=entry["attempts"] + 1,
         error="",
@@ -97,24 +129,41 @@ def _execute_locked(store: RunStore, stage: str, force: bool) -> StageResult:
     store.log("stage_started", stage=stage, attempt=entry["attempts"] + 1)
     ctx = StageContext(log=store.log)
     try:
-        counts = spec.run(store, ctx)
+        with Heartbeat(store, stage, heartbeat_interval()):
+            pause_point(store.run_id, f"{stage}:running")
+            counts = spec.run(store, ctx)
     except Exception as exc:
-        _fail(store, stage, exc)
+        _fail(store, stage, exc, time_limit)
         raise
+    pause_point(store.run_id, f"{stage}:written")
     mark_stage(store, stage, status="done", finished=now_iso(), counts=counts)
     store.log("stage_finished", stage=stage, counts=counts)
     return StageResult(stage, "done", counts)
 
 
-def _fail(store: RunStore, stage: str, exc: Exception) -> None:
-    if isinstance(exc, StageError):
+def _fail(store: RunStore, stage: str, exc: Exception, time_limit: TimeLimit | None) -> None:
+    if isinstance(exc, StageError | StoreError):
         message = str(exc)
+    elif time_limit is not None and isinstance(exc, time_limit.errors):
+        message = (
+            f"took longer than {time_limit.seconds:g} s, the stage time limit "
+            "(STAGE_TIME_LIMIT), and was stopped"
+        )
     else:
         logger.error("stage %s of run %s crashed\n%s", stage, store.run_id, traceback.format_exc())
         message = f"internal error during {stage} ({type(exc).__name__}); see the server log"
-    mark_stage(store, stage, status="failed", finished=now_iso(), error=message)
+    fail_stage(store, stage, message)
+
+
+def fail_stage(store: RunStore, stage: str, message: str, only_if: str | None = None) -> bool:
+    """Mark `stage` failed, and the run with it, for a reason people can read. With
+    `only_if`, only while the stage still has that status."""
+    when = {"status": only_if} if only_if else {}
+    if not transition(store, stage, when, status="failed", finished=now_iso(), error=message):
+        return False
     store.log("stage_failed", stage=stage, error=message)
     services.mark_run(store.run_id, Run.Status.FAILED, stage, f"{stage}: {message}")
+    return True
 
 
 def mark_stage(
@@ -126,7 +175,37 @@ def mark_stage(
             index["stages"][stage]["counts"] = counts
 
     index = store.update_index(change)
-    entry = index["stages"][stage]
+    _sync(store, stage, index["stages"][stage], counts)
+
+
+def transition(
+    store: RunStore, stage: str, when: Mapping[str, Any], *, sync: bool = True, **fields: Any
+) -> bool:
+    """Set `fields` on the stage's manifest entry only if it still matches `when` (a tuple
+    means any of these values), in one locked read-modify-write. Returns whether it
+    changed: of several processes racing through here, exactly one wins."""
+    changed = False
+
+    def change(index: dict[str, Any]) -> bool:
+        nonlocal changed
+        entry = index["stages"][stage]
+        for key, expected in when.items():
+            value = entry.get(key)
+            if not (value in expected if isinstance(expected, tuple) else value == expected):
+                return False
+        entry.update(fields)
+        changed = True
+        return True
+
+    index = store.update_index(change)
+    if changed and sync:
+        _sync(store, stage, index["stages"][stage])
+    return changed
+
+
+def _sync(
+    store: RunStore, stage: str, entry: dict[str, Any], counts: dict[str, Any] | None = None
+) -> None:
     extra: dict[str, Any] = {"error": entry.get("error", "")}
     if counts is not None:
         extra["counts"] = {k: v for k, v in counts.items() if k != "outcomes"}
@@ -136,21 +215,23 @@ def mark_stage(
 
 def mark_queued(run_id: str, stage: str) -> bool:
     """Mark `stage` queued unless it is already queued, running or done. Returns whether
-    the caller should enqueue it: this is what keeps redelivered tasks from forking the
-    chain."""
+    the caller should enqueue it: this is what keeps redelivered tasks, and supervisors
+    acting at once, from forking the chain."""
     store = services.store_for(run_id)
-    entry = store.index()["stages"][stage]
-    if entry["status"] in ("queued", "running", "done", "skipped"):
-        return False
-    mark_stage(store, stage, status="queued")
-    return True
+    return transition(store, stage, {"status": ("pending", "failed")}, **queued_fields())
+
+
+def queued_fields() -> dict[str, Any]:
+    """What marking a stage queued writes: the time starts its lease (research.recovery)."""
+    return {"status": "queued", "queued_at": now_iso()}
 
 
 def reset_from(run_id: str, stage: str) -> None:
     """Mark `stage` and every later stage pending, so they run again."""
     store = services.store_for(run_id)
     for later in STAGES[STAGES.index(stage) :]:
-        mark_stage(store, later, status="pending", started=None, finished=None)
+        mark_stage(store, later, status="pending", started=None, finished=None, recoveries=0)
+    store.update_index(lambda index: index.pop("finished", None))
     store.log("rerun_requested", from_stage=stage)
 
 
@@ -158,15 +239,80 @@ def first_unfinished(run_id: str) -> str | None:
     store = services.store_for(run_id)
     stages = store.index()["stages"]
     for stage in active_stages():
-        if stages[stage]["status"] not in ("done", "skipped") or not outputs_valid(store, stage):
+        if stages[stage]["status"] not in FINISHED or not outputs_valid(store, stage):
             return stage
     return None
 
 
-def finish_run(run_id: str, last_stage: str) -> None:
+def finish_run(run_id: str, last_stage: str) -> bool:
+    """Mark the run done. The manifest's `finished` stamp is claimed first, so a run is
+    logged finished once however many processes get here; returns whether this one did."""
     store = services.store_for(run_id)
-    store.log("run_finished")
+    stamp = now_iso()
+
+    def claim(index: dict[str, Any]) -> bool:
+        if index.get("finished"):
+            return False
+        index["finished"] = stamp
+        return True
+
+    claimed = store.update_index(claim).get("finished") == stamp
+    if claimed:
+        store.log("run_finished")
     services.mark_run(run_id, Run.Status.DONE, last_stage)
+    return claimed
+
+
+# --- liveness -------------------------------------------------------------------------------
+
+
+def heartbeat_interval() -> float:
+    """Three beats per lease, so one slow write never makes a live stage look dead."""
+    return settings.STAGE_LEASE / 3
+
+
+class Heartbeat:
+    """While a stage runs, a background thread stamps its manifest entry every few seconds,
+    so a supervisor on any machine can tell a slow stage from one whose worker died."""
+
+    def __init__(self, store: RunStore, stage: str, every: float) -> None:
+        self.store, self.stage, self.every = store, stage, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{stage}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                transition(
+                    self.store, self.stage, {"status": "running"}, sync=False, heartbeat=now_iso()
+                )
+            except Exception:  # a missed beat is no reason to stop the stage
+                logger.warning("heartbeat of %s/%s failed", self.store.run_id, self.stage)
+
+
+def pause_point(run_id: str, point: str) -> None:
+    """Test-only: with VERDICT_PAUSE_FILE naming a file that holds "<run_id>:<point>", a
+    process that gets here stops for good, so the chaos test can SIGKILL a worker at an
+    exact point of a run. The variable is never set outside that test; unset, this does
+    nothing."""
+    armed = os.environ.get("VERDICT_PAUSE_FILE")
+    if not armed:
+        return
+    try:
+        target = Path(armed).read_text(encoding="utf-8").strip()
+    except OSError:
+        return
+    if target == f"{run_id}:{point}":
+        logger.warning("paused at %s:%s for the chaos test", run_id, point)
+        threading.Event().wait()
 
 
 def outcome_counts(calls: list[Any]) -> dict[str, int]:

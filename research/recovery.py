@@ -1,20 +1,72 @@
-"""Finds runs a dead worker left mid-stage and resumes them from their files.
+"""Keeps every run moving: finds the runs that a dead worker, a lost message or a crash
+between two stages left behind, and hands them to whichever worker is alive.
 
-A stage marked running whose run lock is free has no live process behind it: the lock is a
-kernel file lock, released the moment its holder dies. Without this, such a run would wait
-for Redis to redeliver its task after the visibility timeout.
+A run is stuck when its current stage has made no progress for STAGE_LEASE seconds:
+
+- running, with its lock free and its heartbeat stale: the process running it died (the
+  lock is a kernel file lock, released the moment its holder dies);
+- queued, with no message for it waiting in the broker: the message was never sent, or
+  the worker that took it died before starting it;
+- pending while the stage before it is done (or, for the first stage, since the run was
+  created): the handover never happened;
+- every stage done, and the run never marked finished.
+
+Each run is judged and acted on while holding its run lock, so no stage can start or
+finish meanwhile, and every status change goes through pipeline.transition, a gated
+update of the manifest: however many supervisors look at a run at once, one acts, the
+others see that it has, and the chain never forks.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import logging
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, ClassVar
 
+import redis
 from django.conf import settings
+from django.db import close_old_connections
 
-from research import pipeline
-from research.store import RunStore, StoreError
+from research import pipeline, services
+from research.models import Run
+from research.names import stage_label
+from research.store import RunLocked, RunStore, StoreError, now_iso
 
 logger = logging.getLogger(__name__)
+
+# A stage whose worker died this many times is failed rather than tried again: it is more
+# likely killing its worker (memory, a crash in a library) than being unlucky.
+MAX_RECOVERIES = 3
+# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x163, ...
+_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What a look at one run found. `did` is empty when nothing needed doing."""
+
+    run_id: str
+    stage: str | None
+    did: str  # "" | "requeued" | "queued" | "finished" | "failed"
+    reason: str
+
+    def sentence(self) -> str:
+        label = stage_label(self.stage) if self.stage else "the run"
+        if not self.did:
+            return f"Nothing to do: {label} {self.reason}."
+        if self.did == "finished":
+            return f"Marked the run finished: {self.reason}."
+        if self.did == "failed":
+            return f"Marked the run failed: {label} {self.reason}."
+        return f"Queued {label} for the workers: it {self.reason}."
+
+
+# --- orphans at worker start ----------------------------------------------------------------
 
 
 def orphaned_runs() -> list[tuple[str, str]]:
@@ -45,13 +97,332 @@ def _running_stage(root, run_id: str) -> str | None:
 
 
 def recover_orphaned_runs() -> list[str]:
-    from research.tasks import STAGE_TASKS
-
+    """At worker start: resume every run left mid-stage, without waiting for its lease.
+    This scans the folders, so it also finds runs the database does not list."""
     resumed = []
-    for run_id, stage in orphaned_runs():
-        store = RunStore(settings.RUNS_DIR, run_id)
-        store.log("run_recovered", stage=stage, reason="stage was running with no live worker")
-        pipeline.mark_stage(store, stage, status="queued")
-        STAGE_TASKS[stage].delay(run_id)
-        resumed.append(run_id)
+    for run_id, _stage in orphaned_runs():
+        recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
+        if recovery.did:
+            resumed.append(run_id)
     return resumed
+
+
+# --- the supervisor -------------------------------------------------------------------------
+
+
+def supervise(lease: float) -> list[Recovery]:
+    """One pass over every unfinished run; returns what was done."""
+    runs = unfinished_runs()
+    waiting = waiting_messages(lease) if runs else set()
+    done = []
+    for run_id in runs:
+        try:
+            recovery = recover_run(run_id, lease, waiting=waiting)
+        except Exception:  # one damaged run must not stop the others being looked after
+            logger.exception("could not check run %s for recovery", run_id)
+            continue
+        if recovery.did:
+            logger.warning("run %s: %s", run_id, recovery.sentence())
+            done.append(recovery)
+    return done
+
+
+def unfinished_runs() -> list[str]:
+    open_statuses = (Run.Status.QUEUED, Run.Status.RUNNING)
+    rows = Run.objects.filter(status__in=open_statuses).order_by("created")
+    return list(rows.values_list("run_id", flat=True))
+
+
+class Supervisor(threading.Thread):
+    """A loop in every worker process that runs `supervise` every STAGE_LEASE / 3 seconds.
+
+    Why a thread in each worker and not a Celery beat schedule: beat must run exactly once
+    per deployment, so it lives in one process (`worker -B`), and when that worker dies
+    nobody is left to notice the runs that died with it. A loop in every worker keeps
+    recovery going for as long as any worker is alive, needs no extra process, and does not
+    wait behind a long stage for a pool slot. Several supervisors acting at once are safe:
+    see this module's docstring.
+    """
+
+    current: ClassVar[Supervisor | None] = None
+
+    def __init__(self, lease: float) -> None:
+        super().__init__(name="verdict-supervisor", daemon=True)
+        self.lease = lease
+        self.stopping = threading.Event()
+
+    @classmethod
+    def start_once(cls, lease: float) -> Supervisor:
+        if cls.current is None or not cls.current.is_alive():
+            cls.current = cls(lease)
+            cls.current.start()
+        return cls.current
+
+    @classmethod
+    def stop_running(cls) -> None:
+        if cls.current is not None:
+            cls.current.stopping.set()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                supervise(self.lease)
+            except Exception:
+                logger.exception("the run supervisor's pass failed; it tries again")
+            finally:
+                close_old_connections()
+            self.stopping.wait(self.lease / 3)
+
+
+# --- one run --------------------------------------------------------------------------------
+
+
+def recover_run(
+    run_id: str,
+    lease: float,
+    *,
+    waiting: set[tuple[str, str]] | None = None,
+    running_lease: float | None = None,
+) -> Recovery:
+    """Judge one run and, if it is stuck, move it on. `waiting` holds the (stage, run id)
+    messages known to wait in the broker; None when the broker could not be read. A
+    running stage nobody holds is taken back once its heartbeat is `running_lease` old
+    (default: `lease`); a worker that has just started takes such orphans back at once."""
+    store = services.store_for(run_id)
+    if not store.exists():
+        return Recovery(run_id, None, "", "has no run folder")
+    leases = (lease, lease if running_lease is None else running_lease)
+    try:
+        with store.lock():
+            return _recover_locked(store, leases, waiting)
+    except RunLocked:
+        stage = _current_stage(store.index())
+        return Recovery(run_id, stage, "", "is being worked on by a live process")
+
+
+def _current_stage(index: dict[str, Any]) -> str | None:
+    stages = index["stages"]
+    return next(
+        (s for s in pipeline.active_stages() if stages[s]["status"] not in pipeline.FINISHED),
+        None,
+    )
+
+
+def _recover_locked(
+    store: RunStore,
+    leases: tuple[float, float],
+    waiting: set[tuple[str, str]] | None,
+) -> Recovery:
+    lease, running_lease = leases
+    index = store.index()
+    stage = _current_stage(index)
+    if stage is None:
+        return _finish(store, index, lease)
+    entry = index["stages"][stage]
+    status = entry["status"]
+    if status == "running":
+        return _running(store, stage, entry, running_lease)
+    if status == "queued":
+        return _queued(store, stage, entry, lease, waiting)
+    if status == "pending":
+        return _pending(store, stage, index, lease)
+    services.mark_run(store.run_id, Run.Status.FAILED, stage, f"{stage}: {entry.get('error')}")
+    return Recovery(store.run_id, stage, "failed", "had failed")
+
+
+def _running(store: RunStore, stage: str, entry: dict[str, Any], lease: float) -> Recovery:
+    # This process holds the run lock, so nobody else is running the stage.
+    if not _stale(entry.get("heartbeat") or entry.get("started"), lease):
+        return Recovery(store.run_id, stage, "", "is running; its heartbeat is recent")
+    limit = settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE
+    recoveries = entry.get("recoveries") or 0
+    if _stale(entry.get("started"), limit):
+        reason = f"took longer than {settings.STAGE_TIME_LIMIT} s, the stage time limit"
+        return _give_up(store, stage, reason)
+    if recoveries >= MAX_RECOVERIES:
+        reason = f"lost its worker {recoveries + 1} times (killed, or out of memory?)"
+        return _give_up(store, stage, reason)
+    when = {"status": "running", "heartbeat": entry.get("heartbeat")}
+    fields = {**pipeline.queued_fields(), "recoveries": recoveries + 1}
+    return _resend(store, stage, when, fields, "was running with no live worker")
+
+
+def _queued(
+    store: RunStore,
+    stage: str,
+    entry: dict[str, Any],
+    lease: float,
+    waiting: set[tuple[str, str]] | None,
+) -> Recovery:
+    if not _stale(entry.get("queued_at"), lease):
+        return Recovery(store.run_id, stage, "", "was queued moments ago")
+    if waiting is None:
+        return Recovery(store.run_id, stage, "", "is queued; the broker could not be read")
+    if (stage, store.run_id) in waiting:
+        return Recovery(store.run_id, stage, "", "is waiting in the queue for a free worker")
+    when = {"status": "queued", "queued_at": entry.get("queued_at")}
+    reason = "was queued, but no message for it was left in the broker"
+    return _resend(store, stage, when, pipeline.queued_fields(), reason)
+
+
+def _pending(store: RunStore, stage: str, index: dict[str, Any], lease: float) -> Recovery:
+    stages = pipeline.active_stages()
+    position = stages.index(stage)
+    previous = stages[position - 1] if position else None
+    since = index["stages"][previous]["finished"] if previous else index.get("created")
+    if not _stale(since, lease):
+        return Recovery(store.run_id, stage, "", "is about to be queued")
+    after = f"{stage_label(previous)} finished" if previous else "the run was created"
+    return _enqueue(store, stage, f"was never queued after {after}")
+
+
+def _finish(store: RunStore, index: dict[str, Any], lease: float) -> Recovery:
+    last = pipeline.active_stages()[-1]
+    # The worker that ran the last stage marks the run finished after letting go of its
+    # lock: give it the lease to do so.
+    since = index.get("finished") or index["stages"][last]["finished"]
+    if not _stale(since, lease):
+        return Recovery(store.run_id, None, "", "is about to be marked finished")
+    pipeline.finish_run(store.run_id, last)
+    reason = "every stage had finished, but the run was never marked finished"
+    store.log("run_recovered", stage=None, reason=reason)
+    return Recovery(store.run_id, None, "finished", reason)
+
+
+def _resend(
+    store: RunStore, stage: str, when: dict[str, Any], fields: dict[str, Any], reason: str
+) -> Recovery:
+    if not pipeline.transition(store, stage, when, **fields):
+        return Recovery(store.run_id, stage, "", "was just moved on by another process")
+    _send(store.run_id, stage)
+    store.log("run_recovered", stage=stage, reason=reason)
+    return Recovery(store.run_id, stage, "requeued", reason)
+
+
+def _enqueue(store: RunStore, stage: str, reason: str, event: str = "run_recovered") -> Recovery:
+    from research import tasks  # tasks imports this module at worker start
+
+    if not tasks.enqueue(store.run_id, stage):
+        return Recovery(store.run_id, stage, "", "was just moved on by another process")
+    store.log(event, stage=stage, reason=reason)
+    return Recovery(store.run_id, stage, "queued", reason)
+
+
+def _send(run_id: str, stage: str) -> None:
+    """Send the stage's message. If the broker refuses, the error goes up and the stage
+    stays queued with a fresh lease: a pass after the lease sends it again."""
+    from research import tasks
+
+    tasks.STAGE_TASKS[stage].delay(run_id)
+
+
+def _give_up(store: RunStore, stage: str, reason: str) -> Recovery:
+    pipeline.fail_stage(store, stage, reason, only_if="running")
+    return Recovery(store.run_id, stage, "failed", reason)
+
+
+def _stale(stamp: str | None, lease: float) -> bool:
+    """True when `stamp` (an ISO time) is more than `lease` seconds ago, or missing."""
+    if not stamp:
+        return True
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return True
+    return (datetime.now(UTC) - then).total_seconds() > lease
+
+
+# --- the broker -----------------------------------------------------------------------------
+
+
+def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
+    """(stage, run id) of every stage message that is live in the broker: waiting in the
+    queue, or taken by a worker within the last `lease` seconds (default STAGE_LEASE).
+    None when the broker cannot be read.
+
+    A message taken longer ago, whose stage is still queued, belongs to a dead worker:
+    with acks_late and a prefetch of one, a live worker starts what it takes at once."""
+    from research.celery import app
+
+    url = app.conf.broker_url or ""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    lease = settings.STAGE_LEASE if lease is None else lease
+    queue = app.conf.task_default_queue
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        with client:
+            raw = [m for suffix in _PRIORITY_SUFFIXES for m in client.lrange(queue + suffix, 0, -1)]
+            # Read after the queue, so a message taken meanwhile is seen here.
+            tags = client.zrangebyscore("unacked_index", time.time() - lease, "+inf")
+            taken = client.hmget("unacked", tags) if tags else []
+    except redis.RedisError:
+        logger.warning("could not read the task queue at %s", url, exc_info=True)
+        return None
+    messages = [_parsed(m) for m in raw] + [_parsed(t, taken=True) for t in taken if t]
+    return {found for m in messages if m and (found := _stage_message(m)) is not None}
+
+
+def _parsed(raw: bytes, taken: bool = False) -> dict[str, Any] | None:
+    try:
+        message = json.loads(raw)
+        return message[0] if taken else message  # taken: [message, exchange, routing key]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def _stage_message(message: dict[str, Any]) -> tuple[str, str] | None:
+    try:
+        task = message["headers"]["task"]
+        if not task.startswith("research."):
+            return None
+        body = message["body"]
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        args = json.loads(body)[0]
+        return task.removeprefix("research."), str(args[0])
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None
+
+
+# --- the operator ---------------------------------------------------------------------------
+
+
+def resume(run_id: str) -> str:
+    """Hand an unfinished run back to the workers from where it stopped, whatever state it
+    was left in, and say what was done. An operator is asking, so no lease is waited for:
+    a stage nobody is working on is queued again at once."""
+    stage = pipeline.first_unfinished(run_id)
+    store = services.store_for(run_id)
+    if stage is None:
+        if not store.index().get("finished"):
+            pipeline.finish_run(run_id, pipeline.active_stages()[-1])
+            return "Every stage already has valid output: marked the run finished."
+        return "Every stage already has valid output; nothing to queue."
+    entry = store.index()["stages"][stage]
+    if entry["status"] in pipeline.FINISHED:
+        pipeline.reset_from(run_id, stage)  # its output was damaged or removed
+    Run.objects.filter(run_id=run_id, status=Run.Status.FAILED).update(
+        status=Run.Status.QUEUED, current_stage=stage, error="", finished=None
+    )
+    if entry["status"] in ("queued", "running"):
+        return recover_run(run_id, 0.0, waiting=waiting_messages()).sentence()
+    if entry["status"] == "failed":
+        reason = f"had failed ({entry.get('error') or 'no reason recorded'})"
+    else:
+        reason = "is the first stage without valid output"
+    return _enqueue(store, stage, reason, event="run_resumed").sentence()
+
+
+__all__ = [
+    "MAX_RECOVERIES",
+    "Recovery",
+    "Supervisor",
+    "now_iso",
+    "orphaned_runs",
+    "recover_orphaned_runs",
+    "recover_run",
+    "resume",
+    "supervise",
+    "waiting_messages",
+]

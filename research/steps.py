@@ -92,7 +92,9 @@ def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     candidates = store.read_model(CANDIDATES, Candidates)
     filtered = filter_candidates(plan, candidates, ctx)
-    if len(filtered.kept) < plan.limits.min_kept and not plan.broadened:
+    # Judged by the candidates, not the plan: a filter stopped after writing the broader
+    # plan but before the new candidates searches again when it is run again.
+    if len(filtered.kept) < plan.limits.min_kept and candidates.replans == 0:
         plan, candidates, filtered = _replan(store, ctx, plan, candidates, len(filtered.kept))
     store.write_json(FILTERED, filtered)
     return {
@@ -112,6 +114,7 @@ def _replan(
     ctx.record("replan", reason=reason)
     plan = broaden(plan)
     store.write_json(PLAN, plan)
+    made_before = len(candidates.provider_calls)
     candidates = retrieve(
         plan,
         providers_for(plan),
@@ -120,9 +123,18 @@ def _replan(
         concurrency=settings.SEARCH_CONCURRENCY,
     )
     store.write_json(CANDIDATES, candidates)
+    # The replan's searches are the filter stage's provider calls: the manifest counts
+    # every call made, under the stage that made it.
+    replan_calls = candidates.provider_calls[made_before:]
+    record_outcomes(store, "filter", [(c.provider, c.outcome.value) for c in replan_calls])
     store.update_index(
         lambda index: index["replans"].append(
-            {"stage": "retrieve", "reason": reason, "queries": [q.text for q in plan.queries]}
+            {
+                "stage": "retrieve",
+                "reason": reason,
+                "queries": [q.text for q in plan.queries],
+                "calls": len(replan_calls),
+            }
         )
     )
     return plan, candidates, filter_candidates(plan, candidates, ctx)
@@ -152,7 +164,8 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
 
 
 def record_outcomes(store: RunStore, stage: str, calls: list[tuple[str, str]]) -> None:
-    """Summarise in the manifest how every provider call of a stage ended."""
+    """Summarise in the manifest how every provider call of a stage ended. Setting the
+    stage's entry (not adding to it) keeps a stage that runs again from counting twice."""
     summary: dict[str, dict[str, int]] = {}
     for provider, outcome in calls:
         summary.setdefault(provider, Counter())[outcome] += 1  # type: ignore[index]

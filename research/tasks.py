@@ -1,27 +1,37 @@
 """Celery is just another interface to the pipeline: a task takes a run id, runs one stage
-through research.pipeline, and hands over to the next stage."""
+through research.pipeline, and hands over to the next stage.
+
+Each stage task has a soft time limit of STAGE_TIME_LIMIT seconds, which ends the stage as
+failed with a readable reason, and a hard limit STAGE_TIME_GRACE seconds later, at which the
+pool kills the process running it (time limits need the prefork pool, Celery's default).
+"""
 
 from __future__ import annotations
 
 import logging
 
-from celery import shared_task
-from celery.signals import worker_ready
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
 from django.db import OperationalError
 
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
 from research.models import Run
+from research.store import StoreError
 
 logger = logging.getLogger(__name__)
 
 # Disk and database hiccups are worth another try; a StageError is not.
 TRANSIENT = (OSError, OperationalError)
+SOFT_LIMIT = pipeline.TimeLimit(settings.STAGE_TIME_LIMIT, (SoftTimeLimitExceeded,))
 
 
 def enqueue(run_id: str, stage: str) -> bool:
     """Queue `stage` unless it is already queued, running or done."""
     if not pipeline.mark_queued(run_id, stage):
         return False
+    pipeline.pause_point(run_id, f"{stage}:queued")
     try:
         STAGE_TASKS[stage].delay(run_id)
     except Exception:
@@ -32,31 +42,62 @@ def enqueue(run_id: str, stage: str) -> bool:
 
 
 def advance(run_id: str, stage: str) -> str:
-    result = pipeline.execute_stage(run_id, stage, lock_wait=5.0)
+    result = pipeline.execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
     if result.status == "locked":
         return result.status  # the process holding the run will hand over itself
+    pipeline.pause_point(run_id, f"{stage}:finished")
     following = pipeline.next_stage(stage)
     if following is None:
         pipeline.finish_run(run_id, stage)
     else:
         enqueue(run_id, following)
+        pipeline.pause_point(run_id, f"{following}:sent")
     return result.status
+
+
+class StageTask(Task):
+    """A stage task whose time limits are the running worker's, and that, killed at its hard
+    limit, still fails its run with a reason."""
+
+    def apply_async(self, args=None, kwargs=None, **options):
+        # Celery writes the sender's limits into the message, and they win over the
+        # worker's: a web process or a CLI with other settings would set the limit. Sent
+        # without them, the worker applies its own STAGE_TIME_LIMIT.
+        options.setdefault("time_limit", None)
+        options.setdefault("soft_time_limit", None)
+        return super().apply_async(args, kwargs, **options)
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        # Celery calls this in the worker's main process when the hard limit has killed
+        # the pool process, which had no chance to record anything itself.
+        if not isinstance(exc, TimeLimitExceeded) or not args:
+            return
+        stage = self.name.removeprefix("research.")
+        message = (
+            f"took longer than {settings.STAGE_TIME_LIMIT} s, the stage time limit "
+            f"(STAGE_TIME_LIMIT), and was killed after {settings.STAGE_TIME_GRACE} s more"
+        )
+        pipeline.fail_stage(services.store_for(args[0]), stage, message, only_if="running")
 
 
 def _stage_task(stage: str):
     @shared_task(
         name=f"research.{stage}",
+        base=StageTask,
         bind=True,
         acks_late=True,
         autoretry_for=TRANSIENT,
         retry_backoff=2,
         retry_jitter=True,
         max_retries=3,
+        soft_time_limit=settings.STAGE_TIME_LIMIT,
+        time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
     )
     def task(self, run_id: str) -> str:
+        pipeline.pause_point(run_id, f"{stage}:received")
         try:
             return advance(run_id, stage)
-        except pipeline.StageError:
+        except (pipeline.StageError, StoreError, SoftTimeLimitExceeded):
             return "failed"  # already recorded on the run; retrying cannot help
 
     return task
@@ -84,8 +125,16 @@ def start(run_id: str, stage: str = "retrieve") -> None:
 
 @worker_ready.connect
 def _recover_on_start(**_: object) -> None:
-    from research.recovery import recover_orphaned_runs
+    from research.recovery import Supervisor, recover_orphaned_runs
 
     resumed = recover_orphaned_runs()
     if resumed:
         logger.warning("resumed runs left mid-stage by a dead worker: %s", ", ".join(resumed))
+    Supervisor.start_once(settings.STAGE_LEASE)
+
+
+@worker_shutdown.connect
+def _stop_supervising(**_: object) -> None:
+    from research.recovery import Supervisor
+
+    Supervisor.stop_running()

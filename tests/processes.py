@@ -94,9 +94,20 @@ class Workers:
         }
         self.log_dir = tmp_path
         self.procs: list[subprocess.Popen] = []
+        self.logs: list[Path] = []
 
-    def start(self) -> subprocess.Popen:
-        log = open(self.log_dir / f"worker{len(self.procs)}.log", "wb")  # noqa: SIM115
+    def log_of(self, proc: subprocess.Popen) -> str:
+        return self.logs[self.procs.index(proc)].read_text(encoding="utf-8", errors="replace")
+
+    def wait_ready(self, proc: subprocess.Popen, timeout: float = 60) -> None:
+        wait_until(lambda: "ready." in self.log_of(proc), timeout, "the worker to be ready")
+
+    def start(self, pool: str = "solo", **env: str) -> subprocess.Popen:
+        """Start a worker; `env` adds to its environment (STAGE_LEASE="2", ...). The prefork
+        pool runs one child process, which is what enforces time limits."""
+        number = len(self.procs)
+        self.logs.append(self.log_dir / f"worker{number}.log")
+        log = open(self.logs[-1], "wb")  # noqa: SIM115
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -105,14 +116,15 @@ class Workers:
                 "-A",
                 "research",
                 "worker",
-                "--pool=solo",
+                f"--pool={pool}",
+                "--concurrency=1",
                 "--loglevel=INFO",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
-                f"--hostname=test{len(self.procs)}@%h",
+                f"--hostname=test{number}@%h",
             ],
-            env=self.env,
+            env={**self.env, **env},
             cwd=settings.BASE_DIR,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -6,12 +6,14 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
 from research.artifacts import STAGES
 from research.models import Run
 from research.outcomes import Outcome
 from research.store import RunStore
+from tests.processes import wait_until
 from tests.testweb import TestWeb
 
 pytestmark = pytest.mark.django_db
@@ -283,3 +285,100 @@ def test_a_stage_the_broker_refuses_is_not_left_marked_queued(monkeypatch):
         tasks.enqueue(run.run_id, "retrieve")
     store = services.store_for(run.run_id)
     assert store.index()["stages"]["retrieve"]["status"] == "pending"
+
+
+def test_the_replans_searches_are_counted_in_the_manifest_under_filter(testweb: TestWeb):
+    base = testweb.add_searxng(searxng_results)
+    run = new_run(
+        "Choose between Alderstream and Brightwell for our sync layer",
+        sources=[f"searxng:{base}"],
+        dimensions=[{"name": "licence risk", "weight": 1}],
+    )
+    pipeline.execute_stage(run.run_id, "retrieve")
+    pipeline.execute_stage(run.run_id, "filter")
+    store = services.store_for(run.run_id)
+    made = store.read_json("round_1_candidates.json")["provider_calls"]
+    recorded = store.index()["provider_outcomes"]
+    first, replan = recorded["retrieve"], recorded["filter"]
+    counted = [*first.values(), *replan.values()]
+    total = sum(n for by_outcome in counted for n in by_outcome.values())
+    assert total == len(made)
+    assert replan == {f"searxng:{base}": {"OK": store.index()["replans"][0]["calls"]}}
+
+
+# --- liveness, time limits and leftovers ----------------------------------------------------
+
+
+def test_a_running_stage_stamps_a_heartbeat_until_it_ends():
+    run = new_run()
+    store = services.store_for(run.run_id)
+    pipeline.mark_stage(store, "retrieve", status="running", heartbeat="2000-01-01T00:00:00")
+    stamps = set()
+
+    def stamped() -> bool:
+        stamps.add(store.index()["stages"]["retrieve"]["heartbeat"])
+        return len(stamps) >= 3
+
+    with pipeline.Heartbeat(store, "retrieve", every=0.02):
+        wait_until(stamped, 5, "three heartbeats")
+    last = store.index()["stages"]["retrieve"]["heartbeat"]
+    pipeline.mark_stage(store, "retrieve", status="done")
+    with pipeline.Heartbeat(store, "retrieve", every=0.02) as beat:
+        beat._stop.wait(0.2)
+    assert store.index()["stages"]["retrieve"]["heartbeat"] == last, "a done stage has no beat"
+
+
+def _stage_that_runs_out_of_time(store, ctx):
+    raise SoftTimeLimitExceeded()
+
+
+def test_a_stage_stopped_by_its_time_limit_fails_the_run_with_a_readable_reason(monkeypatch):
+    from research import tasks
+
+    run = new_run()
+    spec = pipeline.REGISTRY["retrieve"]
+    monkeypatch.setitem(
+        pipeline.REGISTRY,
+        "retrieve",
+        pipeline.StageSpec("retrieve", spec.outputs, _stage_that_runs_out_of_time),
+    )
+    limit = pipeline.TimeLimit(20, (SoftTimeLimitExceeded,))
+    with pytest.raises(SoftTimeLimitExceeded):
+        pipeline.execute_stage(run.run_id, "retrieve", time_limit=limit)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert run.error == (
+        "retrieve: took longer than 20 s, the stage time limit (STAGE_TIME_LIMIT), and was stopped"
+    )
+    assert tasks.SOFT_LIMIT.errors == (SoftTimeLimitExceeded,)
+
+
+def test_a_stage_killed_at_its_hard_time_limit_fails_the_run_with_a_readable_reason(settings):
+    from research import tasks
+
+    run = new_run()
+    store = services.store_for(run.run_id)
+    pipeline.mark_stage(store, "deepread", status="running")
+    task = tasks.STAGE_TASKS["deepread"]
+    task.on_failure(TimeLimitExceeded(1860), "task-id", (run.run_id,), {}, None)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert run.error.startswith(
+        f"deepread: took longer than {settings.STAGE_TIME_LIMIT} s, the stage time limit"
+    )
+    assert store.index()["stages"]["deepread"]["status"] == "failed"
+    assert task.soft_time_limit == settings.STAGE_TIME_LIMIT
+    assert task.time_limit == settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE
+
+
+def test_starting_a_stage_removes_what_a_killed_writer_left_behind():
+    run = new_run()
+    store = services.store_for(run.run_id)
+    leftover = store.path / ".round_0_plan.json.x1y2z3.tmp"
+    leftover.write_text('{"question": "half', encoding="utf-8")
+    pipeline.execute_stage(run.run_id, "retrieve")
+    assert not leftover.exists()
+    removed = events(store, "temporary_files_removed")
+    assert removed == [
+        {**removed[0], "stage": "retrieve", "files": [".round_0_plan.json.x1y2z3.tmp"]}
+    ]
