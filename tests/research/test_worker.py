@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import time
 
 import pytest
+from django.core.management import call_command
 
-from research import services, tasks
+from research import pipeline, services, tasks
 from research.store import RunStore
 from tests.processes import wait_until
 
@@ -42,9 +45,9 @@ def serve_pages(testweb, delay: float) -> str:
     return testweb.add_searxng(results)
 
 
-def new_run(base: str):
+def new_run(base: str, question: str = "Choose between Alderstream and Brightwell"):
     return services.create_run(
-        question="Choose between Alderstream and Brightwell",
+        question=question,
         options=[],
         dimensions=[{"name": "licence risk", "weight": 2}, {"name": "maintenance", "weight": 1}],
         preset="",
@@ -111,3 +114,81 @@ def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(worker
     assert_artifacts_intact(store)
     assert run.status == "done"
     assert store.index()["stages"]["decide"]["attempts"] == 1
+
+
+def test_a_surviving_worker_takes_over_the_run_of_a_killed_one(workers, testweb, tmp_path):
+    base = serve_pages(testweb, delay=0)
+    pause = tmp_path / "pause-at"
+    env = {"STAGE_LEASE": "2", "VERDICT_PAUSE_FILE": str(pause)}
+    pair = [workers.start(**env), workers.start(**env)]
+    for proc in pair:
+        workers.wait_ready(proc)
+    run = new_run(base)
+    pause.write_text(f"{run.run_id}:deepread:running", encoding="utf-8")
+    tasks.start(run.run_id)
+    paused = f"paused at {run.run_id}:deepread:running"
+    stopped = wait_until(
+        lambda: next((p for p in pair if paused in workers.log_of(p)), None), 60, "a pause"
+    )
+    pause.write_text("", encoding="utf-8")
+    workers.kill(stopped)
+    [survivor] = [p for p in pair if p is not stopped]
+
+    wait_until(lambda: run_finished(run), 30, "the surviving worker to finish the run")
+    assert run.status == "done"
+    assert len(workers.procs) == 2, "no worker was started after the kill"
+    store = services.store_for(run.run_id)
+    [recovered] = [e for e in store.read_log() if e["event"] == "run_recovered"]
+    assert recovered["stage"] == "deepread"
+    assert f"run {run.run_id}: Queued deep-read for the workers" in workers.log_of(survivor)
+    assert_artifacts_intact(store)
+
+
+def slow_search(query: str) -> list[dict]:
+    """Answers after the 10 s limit; past the 15 s hard limit for Cobaltline's queries."""
+    time.sleep(25 if "Cobaltline" in query else 11)
+    return []
+
+
+def test_a_stage_past_its_time_limit_fails_the_run_with_the_reason(workers, testweb):
+    base = testweb.add_searxng(slow_search)
+    env = {"STAGE_TIME_LIMIT": "10", "STAGE_TIME_GRACE": "5", "SEARCH_DEADLINE": "60"}
+    workers.start(pool="prefork", SEARCH_TIMEOUT="60", RETRY_TRIES="1", **env)
+    # This process sends the first stage with its own STAGE_TIME_LIMIT (1800 s): the
+    # worker's limit applies all the same.
+    stopped, killed = new_run(base), new_run(base, "Choose between Cobaltline and Dunmore")
+    for run in (stopped, killed):
+        tasks.start(run.run_id)
+        wait_until(lambda run=run: run_finished(run), 90, "the run to stop")
+        assert run.status == "failed"
+        assert stage_status(services.store_for(run.run_id), "retrieve") == "failed"
+        assert stage_status(services.store_for(run.run_id), "filter") == "pending"
+    # The soft limit interrupts the stage, which records why it stopped...
+    assert stopped.error == (
+        "retrieve: took longer than 10 s, the stage time limit (STAGE_TIME_LIMIT), and was stopped"
+    )
+    # ...and a stage still busy at the hard limit loses its process: the worker records it.
+    assert killed.error == (
+        "retrieve: took longer than 10 s, the stage time limit (STAGE_TIME_LIMIT), "
+        "and was killed after 5 s more"
+    )
+
+
+def test_resume_queue_sends_a_run_stuck_without_a_message_again_and_says_so(workers, testweb):
+    base = serve_pages(testweb, delay=0)
+    workers.wait_ready(workers.start())  # the default lease: its supervisor waits 30 s
+    run = new_run(base)
+    pipeline.mark_queued(run.run_id, "retrieve")  # queued, but its message was lost
+
+    out = io.StringIO()
+    call_command("research", "--resume", run.run_id, "--queue", stdout=out)
+    assert (
+        "Queued retrieve for the workers: it was queued, but no message for it was left in "
+        "the broker. Follow it in the run folder's index.json."
+    ) in out.getvalue()
+    wait_until(lambda: run_finished(run), 60, "the resumed run to finish")
+    assert run.status == "done"
+
+    out = io.StringIO()
+    call_command("research", "--resume", run.run_id, "--queue", stdout=out)
+    assert "Every stage already has valid output; nothing to queue." in out.getvalue()

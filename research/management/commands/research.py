@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from research import pipeline, services, tasks
+from research import pipeline, recovery, services, tasks
 from research.artifacts import STAGES, Candidates
 from research.models import Run
 from research.names import UnknownStage, stage_id, stage_label
@@ -163,15 +163,21 @@ class Command(BaseCommand):
 
     def _queue(self, run_id: str, opts: dict[str, Any]) -> None:
         stage = opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0]
+        said = "Queued for the workers"
         try:
-            tasks.start(run_id, stage)
+            if opts["resume"]:
+                # Whatever state the run was left in (a stage stuck queued or running with
+                # no worker, failed, or never queued): say what was done about it.
+                said = recovery.resume(run_id).rstrip(".")
+            else:
+                tasks.start(run_id, stage)
         except Exception as exc:
             services.mark_run(run_id, Run.Status.FAILED, stage, services.NOT_QUEUED)
             raise CommandError(services.NOT_QUEUED) from exc
         if not opts.get("out"):
-            self.stdout.write("Queued for the workers. Follow it in the run folder's index.json.")
+            self.stdout.write(f"{said}. Follow it in the run folder's index.json.")
             return
-        self.stdout.write(f"Queued for the workers; waiting up to {opts['wait']:.0f}s for it.")
+        self.stdout.write(f"{said}; waiting up to {opts['wait']:.0f}s for it.")
         self._wait_for(run_id, opts["wait"])
         self._finish(run_id, opts["out"])
 
