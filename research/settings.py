@@ -144,7 +144,7 @@ RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 # name=searxng:URL or name=ddgs, comma-separated. They never see or type the spec.
 SOURCES = env_pairs("SOURCES")
 # Used when a question names no source: names from SOURCES, or (as before) raw specs.
-DEFAULT_SOURCES = env_list("DEFAULT_SOURCES")
+DEFAULT_SOURCES = env_list("DEFAULT_SOURCES", "ddgs")
 
 # Pipeline limits (DESIGN section 1). DESIGN's seed limits (25 candidates, 12 kept, 8 read,
 # 12,000 characters) cap what an LLM is sent. The deterministic reader costs milliseconds a
