@@ -47,7 +47,7 @@ class StageSpec:
 @dataclass
 class StageResult:
     stage: str
-    status: str  # done | skipped | locked
+    status: str  # done | skipped | locked | cancelled
     counts: dict[str, Any] = field(default_factory=dict)
 
 
@@ -108,6 +108,9 @@ def _execute_locked(
 ) -> StageResult:
     spec = REGISTRY[stage]
     entry = store.index()["stages"][stage]
+    if cancelled(store):
+        store.log("stage_not_run", stage=stage, reason="the run was cancelled")
+        return StageResult(stage, "cancelled")
     if not force and entry["status"] in FINISHED and outputs_valid(store, stage):
         store.log("stage_skipped", stage=stage, reason="valid output already on disk")
         return StageResult(stage, "skipped")
@@ -218,7 +221,19 @@ def mark_queued(run_id: str, stage: str) -> bool:
     the caller should enqueue it: this is what keeps redelivered tasks, and supervisors
     acting at once, from forking the chain."""
     store = services.store_for(run_id)
+    if cancelled(store):
+        return False
     return transition(store, stage, {"status": ("pending", "failed")}, **queued_fields())
+
+
+def cancelled(store: RunStore) -> bool:
+    """Whether someone cancelled the run: no stage of it is queued or started until a
+    re-run clears the mark."""
+    return bool(store.index().get("cancelled"))
+
+
+def cancel(store: RunStore, by: str = "") -> None:
+    store.update_index(lambda index: index.__setitem__("cancelled", {"by": by, "at": now_iso()}))
 
 
 def queued_fields() -> dict[str, Any]:
@@ -231,7 +246,7 @@ def reset_from(run_id: str, stage: str) -> None:
     store = services.store_for(run_id)
     for later in STAGES[STAGES.index(stage) :]:
         mark_stage(store, later, status="pending", started=None, finished=None, recoveries=0)
-    store.update_index(lambda index: index.pop("finished", None))
+    store.update_index(lambda index: (index.pop("finished", None), index.pop("cancelled", None)))
     store.log("rerun_requested", from_stage=stage)
 
 

@@ -400,8 +400,11 @@ def resume(run_id: str) -> str:
             return "Every stage already has valid output: marked the run finished."
         return "Every stage already has valid output; nothing to queue."
     entry = store.index()["stages"][stage]
-    if entry["status"] in pipeline.FINISHED:
-        pipeline.reset_from(run_id, stage)  # its output was damaged or removed
+    if entry["status"] in pipeline.FINISHED or pipeline.cancelled(store):
+        # Its output was damaged or removed, or the run was cancelled: asking to resume
+        # is asking to carry on.
+        pipeline.reset_from(run_id, stage)
+        entry = store.index()["stages"][stage]
     Run.objects.filter(run_id=run_id, status=Run.Status.FAILED).update(
         status=Run.Status.QUEUED, current_stage=stage, error="", finished=None
     )

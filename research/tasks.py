@@ -43,10 +43,13 @@ def enqueue(run_id: str, stage: str) -> bool:
 
 def advance(run_id: str, stage: str) -> str:
     result = pipeline.execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
-    if result.status == "locked":
-        return result.status  # the process holding the run will hand over itself
+    if result.status in ("locked", "cancelled"):
+        # A locked run is handed over by the process holding it; a cancelled one stops.
+        return result.status
     pipeline.pause_point(run_id, f"{stage}:finished")
     following = pipeline.next_stage(stage)
+    if pipeline.cancelled(services.store_for(run_id)):
+        return "cancelled"  # cancelled while this stage ran: its output stays, nothing follows
     if following is None:
         pipeline.finish_run(run_id, stage)
     else:

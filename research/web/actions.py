@@ -2,7 +2,8 @@
 
 Cancelling marks the queued or running stage cancelled and the run stopped, in the manifest
 and the database, and logs it; later stages stay pending and earlier results stay on disk.
-It does not kill a worker mid-stage.
+A worker mid-stage finishes that stage (its output stays valid) but queues nothing after it,
+and a stage message still waiting is skipped when it arrives; a re-run clears the mark.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ UNFINISHED = ("queued", "running")
 
 def cancel_run(run: Run, by: str = "") -> None:
     store = services.store_for(run.run_id)
+    pipeline.cancel(store, by)
     stages = store.index()["stages"]
     for stage, entry in stages.items():
         if entry["status"] in UNFINISHED:

@@ -382,3 +382,31 @@ def test_starting_a_stage_removes_what_a_killed_writer_left_behind():
     assert removed == [
         {**removed[0], "stage": "retrieve", "files": [".round_0_plan.json.x1y2z3.tmp"]}
     ]
+
+
+def test_a_cancelled_run_queues_nothing_and_skips_a_stage_message_that_still_arrives(
+    monkeypatch,
+):
+    from research import tasks
+    from research.web.actions import cancel_run, rerun_from
+
+    sent = []
+    monkeypatch.setattr(tasks, "enqueue", lambda run_id, stage: sent.append(stage) or True)
+    run = new_run()
+    store = services.store_for(run.run_id)
+    assert tasks.advance(run.run_id, "retrieve") == "done"
+    assert sent == ["filter"]
+
+    cancel_run(Run.objects.get(pk=run.pk), by="ada")
+    assert pipeline.mark_queued(run.run_id, "filter") is False
+    # The filter message was already in the broker: it arrives, and nothing runs.
+    assert tasks.advance(run.run_id, "filter") == "cancelled"
+    assert store.index()["stages"]["filter"]["attempts"] == 0
+    assert sent == ["filter"]
+    assert [e["reason"] for e in events(store, "stage_not_run")] == ["the run was cancelled"]
+
+    # A re-run clears the mark and carries on.
+    monkeypatch.setattr(tasks, "start", lambda run_id, stage: tasks.advance(run_id, stage))
+    rerun_from(Run.objects.get(pk=run.pk), "filter")
+    assert store.index()["stages"]["filter"]["status"] == "done"
+    assert sent == ["filter", "deepread"]

@@ -222,6 +222,8 @@ class Command(BaseCommand):
                 ) from exc
             if result.status == "locked":
                 raise CommandError(f"run {run_id} is being worked on by another process")
+            if result.status == "cancelled":
+                raise CommandError(f"run {run_id} was cancelled; re-run it to continue")
             self._progress(
                 f"[{position}/{total}] {label}: {result.status} "
                 f"in {time.monotonic() - started:.1f}s {_summary(result.counts)}",
