@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from decisions.export import absolute_page_links, file_urls
 from research import pipeline, recovery, services, tasks
 from research.artifacts import STAGES, Candidates
 from research.models import Run
@@ -245,7 +246,8 @@ class Command(BaseCommand):
         report = store.read_text("report.md")
         decision = store.read_json("round_5_decision.json")
         if out:
-            _write_out(out, report)
+            # A copy outside the run folder links each stored extract by its full path.
+            _write_out(out, absolute_page_links(report, file_urls(store.path)))
             self.stdout.write(f"Report written to {out}")
         self.stdout.write(f"Report: {store.artifact_path('report.md')}")
         option = decision["recommendation"]["option"]
