@@ -381,32 +381,46 @@ def statement_contradictions(
 def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts]) -> list[Statement]:
     statements = []
     for src in notes.ok_sources():
-        f = facts[src.source_id]
+        at = _Origin(src.source_id, facts[src.source_id], plan.options)
         for i, kp in enumerate(src.key_points):
             if kp.option is None:
                 continue
             segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
             for option in plan.options:
                 if option not in segments and option != kp.option and beaten(kp.quote, option):
-                    statements.append(_beaten_statement(kp, i, option, src, f, plan))
+                    statements.append(at.statement(kp, i, option, polarity=-1))
             for option, focus in segments.items():
-                statements.append(
-                    Statement(
-                        key=f"{src.source_id}:{i}:{option}",
-                        option=option,
-                        dimension=kp.dimension,
-                        source_id=src.source_id,
-                        site=f.site,
-                        published=f.published,
-                        quote=kp.quote,
-                        offset=kp.offset,
-                        strength=_stance_weight(f),
-                        words=topic_words(focus or kp.quote, plan.options),
-                        focus=focus,
-                        on_dimension=_on_dimension(focus or kp.quote, kp.dimension),
-                    )
-                )
+                statements.append(at.statement(kp, i, option, focus=focus))
     return statements
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """Where a key point comes from, for the statements made of it."""
+
+    source_id: str
+    facts: SourceFacts
+    options: list[str]
+
+    def statement(
+        self, kp: KeyPoint, i: int, option: str, focus: str = "", polarity: int | None = None
+    ) -> Statement:
+        text = focus or kp.quote
+        return Statement(
+            key=f"{self.source_id}:{i}:{option}",
+            option=option,
+            dimension=kp.dimension,
+            source_id=self.source_id,
+            site=self.facts.site,
+            published=self.facts.published,
+            quote=kp.quote,
+            offset=kp.offset,
+            strength=_stance_weight(self.facts),
+            words=topic_words(text, self.options),
+            focus=focus,
+            polarity=polarity,
+            on_dimension=polarity is None and _on_dimension(text, kp.dimension),
+        )
 
 
 def _on_dimension(text: str, dimension: str | None) -> bool:
@@ -421,24 +435,6 @@ def _reported_change(conflict: Conflict, a: Claim, b: Claim) -> str | None:
         return None
     changed = [c for c in (a, b) if _CHANGE.search(c.quote)]
     return changed[0].id if len(changed) == 1 else None
-
-
-def _beaten_statement(
-    kp: KeyPoint, i: int, option: str, src: SourceNotes, f: SourceFacts, plan: Plan
-) -> Statement:
-    return Statement(
-        key=f"{src.source_id}:{i}:{option}",
-        option=option,
-        dimension=kp.dimension,
-        source_id=src.source_id,
-        site=f.site,
-        published=f.published,
-        quote=kp.quote,
-        offset=kp.offset,
-        strength=_stance_weight(f),
-        words=topic_words(kp.quote, plan.options),
-        polarity=-1,
-    )
 
 
 def _side(statement: Statement, conflict: Conflict, claims: list[Claim]) -> ContradictionSide:
