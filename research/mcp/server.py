@@ -1,0 +1,427 @@
+"""The MCP server for one Django user: resources, tools and prompts over that user's runs.
+
+Every read goes through research.selectors.run_for (a run the user does not own does not
+exist for them) and the run store (which checks artifact names and refuses links); no path
+is opened here. Django's ORM is synchronous, so each handler hands its work to
+`sync_to_async`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from research import selectors, services
+from research.mcp.prompts import PROMPTS, render_prompt
+from research.models import Run
+from research.names import stage_id, stage_label
+from research.outcomes import Outcome
+from research.steps import (
+    CANDIDATES,
+    CROSSCHECK,
+    DECISION,
+    FILTERED,
+    NOTES,
+    NOTES_MD,
+    PLAN,
+    REPORT,
+)
+from research.store import INDEX, StoreError
+
+SCHEME = "research://runs"
+RUNS_URI = SCHEME
+PAGES_DIR = "round_3_pages"
+# Every fixed-name artifact a run may hold, in the order the pipeline writes them.
+ARTIFACTS: tuple[str, ...] = (INDEX, PLAN, CANDIDATES, FILTERED, NOTES, NOTES_MD, CROSSCHECK)
+ARTIFACTS += (DECISION, REPORT)
+_SOURCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
+deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
+Start a run with start_research, follow it with get_run_status, and read the result with
+get_report. Each artifact is also a resource: research://runs/{run_id}/<artifact name>."""
+
+
+def mime_type(name: str) -> str:
+    if name.endswith(".json"):
+        return "application/json"
+    if name.endswith(".md"):
+        return "text/markdown"
+    return "text/plain"
+
+
+def artifact_uri(run_id: str, name: str) -> str:
+    return f"{SCHEME}/{run_id}/{name}"
+
+
+# --- tool results -------------------------------------------------------------------------
+
+# `status` is an Outcome value where one applies (OK, NO_HIT for a run or artifact that is
+# not there); INVALID is a request that cannot be served as asked, NOT_FINISHED a run
+# whose report is not written yet.
+INVALID = "INVALID"
+NOT_FINISHED = "NOT_FINISHED"
+
+
+class StartedRun(BaseModel):
+    status: str = Field(description="OK when the run was created and queued; INVALID otherwise")
+    run_id: str | None = None
+    uri: str | None = Field(None, description="the run's manifest resource")
+    errors: dict[str, list[str]] = Field(default_factory=dict, description="field -> messages")
+
+
+class StageStatus(BaseModel):
+    stage: str
+    label: str
+    status: str = Field(description="pending | queued | running | done | skipped | failed")
+    counts: dict[str, Any] = Field(default_factory=dict)
+    outcomes: dict[str, int] = Field(default_factory=dict, description="provider outcome -> n")
+    attempts: int = 0
+    error: str = ""
+
+
+class RunStatus(BaseModel):
+    status: str = Field(description="OK, or NO_HIT when the run is not one of yours")
+    run_id: str
+    question: str | None = None
+    run_status: str | None = Field(None, description="queued | running | done | failed ...")
+    current_stage: str | None = None
+    stages: list[StageStatus] = Field(default_factory=list)
+    recommendation: str | None = None
+    confidence: float | None = None
+    error: str = ""
+
+
+class Report(BaseModel):
+    status: str = Field(description="OK, NOT_FINISHED (no report yet) or NO_HIT (no such run)")
+    run_id: str
+    uri: str | None = None
+    markdown: str | None = None
+    message: str = ""
+
+
+class Dataset(BaseModel):
+    status: str = Field(description="OK, NO_HIT (not written yet / no such run) or INVALID")
+    run_id: str
+    name: str
+    uri: str | None = None
+    mime_type: str | None = None
+    data: Any = Field(None, description="the artifact, JSON parsed (text for .md files)")
+    message: str = ""
+
+
+class DimensionInput(BaseModel):
+    name: str
+    weight: float = 1.0
+
+
+def _failed(model: BaseModel, message: str) -> CallToolResult:
+    """An isError result that still carries the structured status."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        structured_content=model.model_dump(mode="json"),
+        is_error=True,
+    )
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+def build_server(user) -> MCPServer:
+    """The MCP server acting for `user`: it sees and starts only that user's runs."""
+    server = MCPServer(
+        name="verdict",
+        title="Verdict decision research",
+        instructions=INSTRUCTIONS,
+    )
+
+    # -- synchronous reads (run in a thread through sync_to_async) --
+
+    def owned(run_id: str) -> Run:
+        try:
+            return selectors.run_for(user, run_id)
+        except Run.DoesNotExist:
+            raise LookupError(f"no run {run_id!r} among your runs") from None
+
+    def read_artifact(run_id: str, name: str) -> str:
+        """An artifact's text, for resources: every refusal is a ResourceNotFoundError
+        (-32602, invalid params), so a foreign run and a bad name look alike."""
+        try:
+            owned(run_id)
+            return services.store_for(run_id).read_text(name)
+        except LookupError as exc:
+            raise ResourceNotFoundError(str(exc)) from None
+        except StoreError as exc:
+            raise ResourceNotFoundError(f"invalid artifact: {exc}") from None
+        except FileNotFoundError:
+            raise ResourceNotFoundError(f"run {run_id} has no {name} yet") from None
+
+    def list_runs() -> str:
+        rows = [
+            {
+                "run_id": run.run_id,
+                "question": run.question,
+                "status": run.status,
+                "current_stage": run.current_stage,
+                "created": run.created.isoformat(),
+                "uri": artifact_uri(run.run_id, INDEX),
+                "report": artifact_uri(run.run_id, REPORT),
+            }
+            for run in selectors.runs_for(user)
+        ]
+        return json.dumps({"runs": rows}, ensure_ascii=False, indent=2)
+
+    # -- resources --
+
+    @server.resource(
+        RUNS_URI,
+        name="runs",
+        title="Your runs",
+        description="Your research runs, newest first, with each run's status and URIs.",
+        mime_type="application/json",
+    )
+    async def runs() -> str:
+        return await sync_to_async(list_runs)()
+
+    def add_artifact_template(name: str) -> None:
+        async def read(run_id: str) -> str:
+            return await sync_to_async(read_artifact)(run_id, name)
+
+        server.resource(
+            artifact_uri("{run_id}", name),
+            name=name,
+            title=f"Run artifact {name}",
+            description=f"The {name} artifact of one of your runs.",
+            mime_type=mime_type(name),
+        )(read)
+
+    for artifact in ARTIFACTS:
+        add_artifact_template(artifact)
+
+    @server.resource(
+        artifact_uri("{run_id}", f"{PAGES_DIR}/{{source_id}}.md"),
+        name="round_3_page",
+        title="A page deep-read stored",
+        description="The main text of one source that deep-read fetched, as Markdown.",
+        mime_type="text/markdown",
+    )
+    async def page(run_id: str, source_id: str) -> str:
+        if not _SOURCE_ID.fullmatch(source_id) or ".." in source_id:
+            raise ResourceNotFoundError(f"not a valid source id: {source_id!r}")
+        return await sync_to_async(read_artifact)(run_id, f"{PAGES_DIR}/{source_id}.md")
+
+    # -- tools --
+
+    def start(
+        question: str,
+        options: list[str],
+        dimensions: list[DimensionInput],
+        preset: str,
+        sources: list[str],
+    ) -> StartedRun | CallToolResult:
+        try:
+            run = services.submit_question(
+                owner=user,
+                question=question,
+                options=options,
+                dimensions=[d.model_dump() for d in dimensions],
+                preset=preset,
+                sources=sources,
+            )
+        except services.QuestionInvalid as exc:
+            errors = {k: [str(m) for m in _as_list(v)] for k, v in exc.errors.items()}
+            lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]
+            result = StartedRun(status=INVALID, errors=errors)
+            return _failed(result, "The question was not accepted.\n" + "\n".join(lines))
+        return StartedRun(status=Outcome.OK, run_id=run.run_id, uri=artifact_uri(run.run_id, INDEX))
+
+    @server.tool(
+        name="start_research",
+        title="Start a research run",
+        description=(
+            "Call this when the user asks a decision question (which option to choose) that "
+            "has no run yet. It validates the question exactly as the web form does, starts "
+            "the five-stage pipeline in the background and returns the run_id at once; then "
+            "call get_run_status to follow it. Do not call it again for a question that "
+            "already has a run (see the research://runs resource)."
+        ),
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False
+        ),
+    )
+    async def start_research(
+        question: str,
+        options: list[str] | None = None,
+        dimensions: list[DimensionInput] | None = None,
+        preset: str = "",
+        sources: list[str] | None = None,
+    ) -> StartedRun:
+        return await sync_to_async(start)(
+            question, options or [], dimensions or [], preset, sources or []
+        )
+
+    def status_of(run_id: str) -> RunStatus | CallToolResult:
+        try:
+            run = owned(run_id)
+        except LookupError as exc:
+            return _failed(
+                RunStatus(status=Outcome.NO_HIT, run_id=run_id, error=str(exc)), str(exc)
+            )
+        verdict = selectors.run_verdict(run)
+        stages = [
+            StageStatus(
+                stage=view.stage,
+                label=view.label,
+                status=view.status,
+                counts=view.raw_counts,
+                outcomes=view.outcomes,
+                attempts=view.attempts,
+                error=view.error,
+            )
+            for view in selectors.run_stages(run)
+        ]
+        return RunStatus(
+            status=Outcome.OK,
+            run_id=run.run_id,
+            question=run.question,
+            run_status=run.status,
+            current_stage=run.current_stage or None,
+            stages=stages,
+            recommendation=verdict.recommendation if verdict else None,
+            confidence=verdict.confidence if verdict else None,
+            error=run.error,
+        )
+
+    @server.tool(
+        name="get_run_status",
+        title="Run status",
+        description=(
+            "Call this to see how far a run has got: the run's status and, for each of the "
+            "five stages, its status (pending, queued, running, done, skipped, failed), counts "
+            "and error. Call it after start_research and before get_report; while a stage is "
+            "running, wait a few seconds between calls."
+        ),
+        annotations=READ_ONLY,
+    )
+    async def get_run_status(run_id: str) -> RunStatus:
+        return await sync_to_async(status_of)(run_id)
+
+    def report_of(run_id: str) -> Report | CallToolResult:
+        try:
+            owned(run_id)
+        except LookupError as exc:
+            return _failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
+        try:
+            text = services.store_for(run_id).read_text(REPORT)
+        except FileNotFoundError:
+            message = (
+                f"Run {run_id} has not finished: its report is written by the decide stage. "
+                "Call get_run_status to see where it is."
+            )
+            return Report(status=NOT_FINISHED, run_id=run_id, message=message)
+        return Report(
+            status=Outcome.OK, run_id=run_id, uri=artifact_uri(run_id, REPORT), markdown=text
+        )
+
+    @server.tool(
+        name="get_report",
+        title="Run report",
+        description=(
+            "Call this once get_run_status shows the decide stage done, to get the run's "
+            "report (recommendation, confidence, score matrix, contradictions, evidence) as "
+            "Markdown. Before then it answers status NOT_FINISHED."
+        ),
+        annotations=READ_ONLY,
+    )
+    async def get_report(run_id: str) -> Report:
+        return await sync_to_async(report_of)(run_id)
+
+    def dataset_of(run_id: str, name: str) -> Dataset | CallToolResult:
+        try:
+            owned(run_id)
+            text = services.store_for(run_id).read_text(name)
+        except LookupError as exc:
+            result = Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=str(exc))
+            return _failed(result, str(exc))
+        except StoreError as exc:
+            result = Dataset(status=INVALID, run_id=run_id, name=name, message=str(exc))
+            return _failed(result, str(exc))
+        except FileNotFoundError:
+            message = f"Run {run_id} has no {name} (yet)."
+            return _failed(
+                Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=message), message
+            )
+        data: Any = json.loads(text) if name.endswith(".json") else text
+        return Dataset(
+            status=Outcome.OK,
+            run_id=run_id,
+            name=name,
+            uri=artifact_uri(run_id, name),
+            mime_type=mime_type(name),
+            data=data,
+        )
+
+    @server.tool(
+        name="read_dataset",
+        title="Read a run artifact",
+        description=(
+            "Call this to read one artifact of a run by name when you need its data rather "
+            f"than the report: {', '.join(ARTIFACTS)}, or {PAGES_DIR}/<source_id>.md for "
+            "a page deep-read stored. JSON artifacts come back parsed. Read only the "
+            "artifact you need instead of all of them."
+        ),
+        annotations=READ_ONLY,
+    )
+    async def read_dataset(run_id: str, name: str) -> Dataset:
+        return await sync_to_async(dataset_of)(run_id, name)
+
+    # -- prompts --
+
+    for prompt_name in PROMPTS:
+        _add_prompt(server, prompt_name)
+
+    return server
+
+
+def _add_prompt(server: MCPServer, name: str) -> None:
+    label = stage_label(stage_id(name))
+
+    def prompt(run_id: str, question: str) -> str:
+        return render_prompt(
+            name,
+            run_id=run_id,
+            question=question,
+            uri=lambda artifact: artifact_uri(run_id, artifact),
+            artifacts={
+                "index": INDEX,
+                "plan": PLAN,
+                "candidates": CANDIDATES,
+                "filtered": FILTERED,
+                "notes": NOTES,
+                "notes_md": NOTES_MD,
+                "crosscheck": CROSSCHECK,
+                "decision": DECISION,
+                "report": REPORT,
+                "pages": PAGES_DIR,
+            },
+        )
+
+    server.prompt(
+        name=name,
+        title=f"Verdict {label} stage",
+        description=f"How to carry out the {label} stage of a run for its question.",
+    )(prompt)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else [value]

@@ -1,0 +1,351 @@
+"""The MCP server, driven by the SDK's in-memory Client: resources, tools and prompts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.auth import get_user_model
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
+from research import services, tasks
+from research.mcp import build_server
+from research.mcp.prompts import PROMPTS
+
+pytestmark = pytest.mark.django_db
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
+QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
+PLAN = {"question": QUESTION, "options": ["Quillsync", "Loamdb"], "queries": []}
+
+
+@pytest.fixture(autouse=True)
+def configured(settings, monkeypatch):
+    settings.SOURCES = {"notes": f"local:{CORPUS}"}
+    settings.DEFAULT_SOURCES = ["notes"]
+    started: list[tuple[str, str]] = []
+    monkeypatch.setattr(tasks, "start", lambda run_id, stage: started.append((run_id, stage)))
+    return started
+
+
+@pytest.fixture
+def ada():
+    return get_user_model().objects.create_user("ada", password="x" * 12)
+
+
+@pytest.fixture
+def bob():
+    return get_user_model().objects.create_user("bob", password="x" * 12)
+
+
+def make_run(owner, *, finished: bool = True):
+    run = services.create_run(
+        question=QUESTION,
+        options=["Quillsync", "Loamdb"],
+        dimensions=[],
+        preset="",
+        sources=["notes"],
+        limits={},
+        owner=owner,
+    )
+    store = services.store_for(run.run_id)
+    store.write_json("round_0_plan.json", PLAN)
+    store.write_text("round_3_pages/s1.md", "# Quillsync\n\nSyncs offline.\n")
+    if finished:
+        store.write_json("round_5_decision.json", {"recommendation": "Quillsync"})
+        store.write_text("report.md", "# Report\n\nChoose Quillsync.\n")
+    return run
+
+
+def call(user, scenario):
+    """Run `scenario(client)` against a fresh server for `user`; ORM calls stay on this
+    thread (async_to_sync + sync_to_async), inside the test's transaction."""
+
+    async def main():
+        async with Client(build_server(user)) as client:
+            return await scenario(client)
+
+    return async_to_sync(main)()
+
+
+def read_error(user, uri: str) -> MCPError:
+    async def scenario(client):
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource(uri)
+        return caught.value
+
+    return call(user, scenario)
+
+
+# --- resources ---------------------------------------------------------------------------
+
+
+def test_runs_resource_lists_only_the_users_runs(ada, bob):
+    mine = make_run(ada)
+    make_run(bob)
+
+    async def scenario(client):
+        listed = await client.list_resources()
+        return listed, await client.read_resource("research://runs")
+
+    listed, result = call(ada, scenario)
+    assert [str(r.uri) for r in listed.resources] == ["research://runs"]
+    content = result.contents[0]
+    assert content.mime_type == "application/json"
+    runs = json.loads(content.text)["runs"]
+    assert [r["run_id"] for r in runs] == [mine.run_id]
+    assert runs[0]["uri"] == f"research://runs/{mine.run_id}/index.json"
+
+
+def test_templates_cover_every_artifact_with_its_mime_type(ada):
+    async def scenario(client):
+        return (await client.list_resource_templates()).resource_templates
+
+    templates = {t.uri_template: t.mime_type for t in call(ada, scenario)}
+    base = "research://runs/{run_id}/"
+    assert templates[base + "index.json"] == "application/json"
+    for n in range(6):
+        assert any(k.startswith(f"{base}round_{n}_") for k in templates)
+    assert templates[base + "round_0_plan.json"] == "application/json"
+    assert templates[base + "round_5_decision.json"] == "application/json"
+    assert templates[base + "report.md"] == "text/markdown"
+    assert templates[base + "round_3_pages/{source_id}.md"] == "text/markdown"
+
+
+def test_artifacts_read_as_resources(ada):
+    run = make_run(ada)
+    base = f"research://runs/{run.run_id}/"
+
+    async def scenario(client):
+        out = {}
+        for name in ("index.json", "round_0_plan.json", "report.md", "round_3_pages/s1.md"):
+            out[name] = (await client.read_resource(base + name)).contents[0]
+        return out
+
+    got = call(ada, scenario)
+    assert json.loads(got["index.json"].text)["params"]["question"] == QUESTION
+    assert got["index.json"].mime_type == "application/json"
+    assert json.loads(got["round_0_plan.json"].text) == PLAN
+    assert got["report.md"].mime_type == "text/markdown"
+    assert "Choose Quillsync" in got["report.md"].text
+    assert got["round_3_pages/s1.md"].text.startswith("# Quillsync")
+    assert got["round_3_pages/s1.md"].mime_type == "text/markdown"
+
+
+def test_another_users_run_is_refused(ada, bob):
+    theirs = make_run(bob)
+    error = read_error(ada, f"research://runs/{theirs.run_id}/report.md")
+    assert error.code == INVALID_PARAMS
+    assert "no run" in error.message
+    assert "Choose Quillsync" not in error.message
+
+
+def test_an_artifact_not_written_yet_is_an_error(ada):
+    run = make_run(ada, finished=False)
+    error = read_error(ada, f"research://runs/{run.run_id}/report.md")
+    assert error.code == INVALID_PARAMS
+    assert "no report.md yet" in error.message
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "round_3_pages/..%2F..%2Findex.md",
+        "round_3_pages/%2E%2E.md",
+        "round_3_pages/...md",
+        "round_3_pages/..%5Cindex.md",
+        "round_3_pages/%2Fetc%2Fpasswd.md",
+        "round_3_pages/../index.json",
+    ],
+)
+def test_traversal_in_a_source_id_is_invalid_params(ada, tail):
+    run = make_run(ada)
+    error = read_error(ada, f"research://runs/{run.run_id}/{tail}")
+    assert error.code == INVALID_PARAMS
+
+
+@pytest.mark.parametrize("run_id", ["..", "%2E%2E", "..%2F..%2Fetc", "%2Fetc"])
+def test_traversal_in_a_run_id_is_invalid_params(ada, run_id):
+    make_run(ada)
+    error = read_error(ada, f"research://runs/{run_id}/index.json")
+    assert error.code == INVALID_PARAMS
+
+
+# --- tools -------------------------------------------------------------------------------
+
+
+def tools(user) -> dict:
+    async def scenario(client):
+        return {t.name: t for t in (await client.list_tools()).tools}
+
+    return call(user, scenario)
+
+
+def call_tool(user, name: str, arguments: dict):
+    async def scenario(client):
+        return await client.call_tool(name, arguments)
+
+    return call(user, scenario)
+
+
+def test_tools_are_listed_with_output_schemas_and_read_only_hints(ada):
+    listed = tools(ada)
+    assert set(listed) == {"start_research", "get_run_status", "get_report", "read_dataset"}
+    for name, tool in listed.items():
+        assert "status" in tool.output_schema["properties"], name
+        assert "Call this" in tool.description, name
+        read_only = name != "start_research"
+        assert tool.annotations.read_only_hint is read_only, name
+
+
+def test_start_research_submits_like_the_web_form(
+    ada, configured, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        result = call_tool(ada, "start_research", {"question": QUESTION, "sources": ["notes"]})
+    assert not result.is_error
+    data = result.structured_content
+    assert data["status"] == "OK"
+    run = services.Run.objects.get(run_id=data["run_id"])
+    assert run.owner == ada and run.sources == [f"local:{CORPUS}"]
+    assert configured == [(run.run_id, "retrieve")]  # queued after the commit
+    assert data["uri"] == f"research://runs/{run.run_id}/index.json"
+    assert services.store_for(run.run_id).exists()
+
+
+def test_start_research_reports_validation_errors(ada):
+    result = call_tool(ada, "start_research", {"question": "hm", "sources": ["nowhere"]})
+    assert result.is_error
+    data = result.structured_content
+    assert data["status"] == "INVALID" and data["run_id"] is None
+    assert "options" in data["errors"] and "sources" in data["errors"]
+    assert "Unknown source 'nowhere'" in result.content[0].text
+    assert "not accepted" in result.content[0].text
+    assert not services.Run.objects.exists()
+
+
+def test_get_run_status_gives_every_stage(ada):
+    run = make_run(ada)
+    run.stages.filter(stage="retrieve").update(status="done", counts={"candidates": 7})
+    result = call_tool(ada, "get_run_status", {"run_id": run.run_id})
+    assert not result.is_error
+    data = result.structured_content
+    assert data["status"] == "OK" and data["question"] == QUESTION
+    stages = data["stages"]
+    assert [s["stage"] for s in stages] == [
+        "retrieve",
+        "filter",
+        "deepread",
+        "crosscheck",
+        "decide",
+    ]
+    assert stages[0]["status"] == "done" and stages[0]["counts"] == {"candidates": 7}
+    assert stages[2]["label"] == "deep-read" and stages[2]["status"] == "pending"
+
+
+def test_get_run_status_of_another_users_run_is_an_error(ada, bob):
+    theirs = make_run(bob)
+    result = call_tool(ada, "get_run_status", {"run_id": theirs.run_id})
+    assert result.is_error
+    assert result.structured_content["status"] == "NO_HIT"
+    assert result.structured_content["stages"] == []
+
+
+def test_get_report_returns_the_markdown(ada):
+    run = make_run(ada)
+    result = call_tool(ada, "get_report", {"run_id": run.run_id})
+    assert not result.is_error
+    assert result.structured_content["status"] == "OK"
+    assert "Choose Quillsync" in result.structured_content["markdown"]
+
+
+def test_get_report_before_decide_says_not_finished(ada):
+    run = make_run(ada, finished=False)
+    result = call_tool(ada, "get_report", {"run_id": run.run_id})
+    assert not result.is_error
+    assert result.structured_content["status"] == "NOT_FINISHED"
+    assert result.structured_content["markdown"] is None
+    assert "get_run_status" in result.structured_content["message"]
+
+
+def test_get_report_of_another_users_run_is_an_error(ada, bob):
+    result = call_tool(ada, "get_report", {"run_id": make_run(bob).run_id})
+    assert result.is_error and result.structured_content["status"] == "NO_HIT"
+
+
+def test_read_dataset_parses_json_and_returns_markdown_as_text(ada):
+    run = make_run(ada)
+    plan = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "round_0_plan.json"})
+    assert not plan.is_error
+    assert plan.structured_content["data"] == PLAN
+    assert plan.structured_content["mime_type"] == "application/json"
+    page = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "round_3_pages/s1.md"})
+    assert page.structured_content["data"].startswith("# Quillsync")
+    assert page.structured_content["mime_type"] == "text/markdown"
+
+
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("../../etc/passwd", "INVALID"),
+        ("round_3_pages/../index.json", "INVALID"),
+        ("/etc/passwd", "INVALID"),
+        ("round_4_crosscheck.json", "NO_HIT"),
+    ],
+)
+def test_read_dataset_refuses_bad_or_missing_names(ada, name, status):
+    run = make_run(ada)
+    result = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": name})
+    assert result.is_error
+    assert result.structured_content["status"] == status
+
+
+def test_read_dataset_of_another_users_run_is_an_error(ada, bob):
+    theirs = make_run(bob)
+    result = call_tool(ada, "read_dataset", {"run_id": theirs.run_id, "name": "report.md"})
+    assert result.is_error and result.structured_content["status"] == "NO_HIT"
+    assert "Choose Quillsync" not in result.content[0].text
+
+
+# --- prompts -----------------------------------------------------------------------------
+
+
+def get_prompt(user, name: str, arguments: dict) -> str:
+    async def scenario(client):
+        return await client.get_prompt(name, arguments)
+
+    return call(user, scenario).messages[0].content.text
+
+
+def test_one_prompt_per_stage_taking_run_id_and_question(ada):
+    async def scenario(client):
+        return (await client.list_prompts()).prompts
+
+    prompts = {p.name: p for p in call(ada, scenario)}
+    assert list(prompts) == list(PROMPTS)
+    for prompt in prompts.values():
+        assert {a.name for a in prompt.arguments} == {"run_id", "question"}
+        assert all(a.required for a in prompt.arguments)
+
+
+@pytest.mark.parametrize("name", PROMPTS)
+def test_every_prompt_renders_the_run_and_the_question(ada, name):
+    text = get_prompt(ada, name, {"run_id": "r123", "question": QUESTION})
+    assert "`r123`" in text and QUESTION in text
+    assert "research://runs/r123/" in text
+
+
+def test_filter_prompt_drops_weak_sources_rather_than_padding(ada):
+    text = get_prompt(ada, "filter", {"run_id": "r1", "question": QUESTION})
+    assert "Drop weak sources rather than padding the list" in text
+    assert "research://runs/r1/round_1_candidates.json" in text
+
+
+def test_cross_validate_prompt_lists_contradictions_including_the_users_expectations(ada):
+    text = get_prompt(ada, "cross_validate", {"run_id": "r1", "question": QUESTION})
+    assert "List every contradiction" in text
+    assert "against what the user seems to expect" in text

@@ -1,0 +1,68 @@
+"""`manage.py mcp` over stdio, driven by the SDK's client as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from research import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_stdio_server_acts_for_the_named_user(runs_dir):
+    ada = get_user_model().objects.create_user("ada", password="x" * 12)
+    bob = get_user_model().objects.create_user("bob", password="x" * 12)
+    run = services.create_run(
+        question="Quillsync vs Loamdb",
+        options=["Quillsync", "Loamdb"],
+        dimensions=[],
+        preset="",
+        sources=[],
+        limits={},
+        owner=ada,
+    )
+    services.store_for(run.run_id).write_text("report.md", "# Report\n\nChoose Quillsync.\n")
+    services.create_run(
+        question="Theirs vs ours",
+        options=[],
+        dimensions=[],
+        preset="",
+        sources=[],
+        limits={},
+        owner=bob,
+    )
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["manage.py", "mcp", "--user", "ada"],
+        cwd=str(ROOT),
+        env={
+            **os.environ,
+            "RUNS_DIR": str(runs_dir),
+            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        },
+    )
+
+    async def main():
+        async with Client(params, mode="legacy") as client:
+            listed = json.loads((await client.read_resource("research://runs")).contents[0].text)
+            report = await client.call_tool("get_report", {"run_id": run.run_id})
+            tools = {t.name for t in (await client.list_tools()).tools}
+            return listed, report, tools
+
+    listed, report, tools = anyio.run(main)
+    assert [r["run_id"] for r in listed["runs"]] == [run.run_id]
+    assert not report.is_error
+    assert "Choose Quillsync" in report.structured_content["markdown"]
+    assert {"start_research", "get_run_status", "get_report", "read_dataset"} <= tools
