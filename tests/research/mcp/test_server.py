@@ -349,3 +349,28 @@ def test_cross_validate_prompt_lists_contradictions_including_the_users_expectat
     text = get_prompt(ada, "cross_validate", {"run_id": "r1", "question": QUESTION})
     assert "List every contradiction" in text
     assert "against what the user seems to expect" in text
+
+
+def test_a_link_planted_in_the_run_folder_is_invalid_params(ada, tmp_path):
+    run = make_run(ada)
+    secret = tmp_path / "secret.md"
+    secret.write_text("not yours")
+    pages = services.store_for(run.run_id).path / "round_3_pages"
+    (pages / "s2.md").symlink_to(secret)
+    error = read_error(ada, f"research://runs/{run.run_id}/round_3_pages/s2.md")
+    assert error.code == INVALID_PARAMS
+    assert "not yours" not in error.message
+    result = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "round_3_pages/s2.md"})
+    assert result.is_error and result.structured_content["status"] == "INVALID"
+
+
+def test_the_command_acts_for_the_named_user_or_the_first_superuser(ada):
+    from django.core.management.base import CommandError
+
+    from research.management.commands.mcp import _user
+
+    admin = get_user_model().objects.create_superuser("root", password="x" * 12)
+    assert _user("ada") == ada
+    assert _user("") == admin
+    with pytest.raises(CommandError, match="no active user 'nobody'"):
+        _user("nobody")

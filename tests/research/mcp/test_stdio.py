@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -66,3 +67,38 @@ def test_stdio_server_acts_for_the_named_user(runs_dir):
     assert not report.is_error
     assert "Choose Quillsync" in report.structured_content["markdown"]
     assert {"start_research", "get_run_status", "get_report", "read_dataset"} <= tools
+
+
+def test_stdout_carries_only_the_protocol_and_logs_go_to_stderr(runs_dir):
+    get_user_model().objects.create_superuser("root", password="x" * 12)
+    env = {
+        **os.environ,
+        "RUNS_DIR": str(runs_dir),
+        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "LOG_LEVEL": "INFO",
+    }
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "mcp"],
+        cwd=ROOT,
+        env=env,
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    assert lines, proc.stderr
+    messages = [json.loads(line) for line in lines]  # every stdout line is JSON-RPC
+    assert messages[0]["id"] == 1
+    assert messages[0]["result"]["serverInfo"]["name"] == "verdict"
+    assert "MCP on stdio for root" in proc.stderr
