@@ -33,7 +33,7 @@ from research.steps import (
     PLAN,
     REPORT,
 )
-from research.store import INDEX, StoreError
+from research.store import INDEX, LOG, StoreError
 
 SCHEME = "research://runs"
 RUNS_URI = SCHEME
@@ -47,6 +47,20 @@ INSTRUCTIONS = """Verdict researches a decision question in five stages (retriev
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
 Start a run with start_research, follow it with get_run_status, and read the result with
 get_report. Each artifact is also a resource: research://runs/{run_id}/<artifact name>."""
+
+
+def readable(name: str) -> bool:
+    """An artifact a client may read by name: the run's files, never its locks or temporaries."""
+    if name in ARTIFACTS or name == LOG:
+        return True
+    folder, _, file = name.partition("/")
+    source_id = file.removesuffix(".md")
+    return (
+        folder == PAGES_DIR
+        and file.endswith(".md")
+        and bool(_SOURCE_ID.fullmatch(source_id))
+        and ".." not in source_id
+    )
 
 
 def mime_type(name: str) -> str:
@@ -349,6 +363,11 @@ def build_server(user) -> MCPServer:
     def dataset_of(run_id: str, name: str) -> Dataset | CallToolResult:
         try:
             owned(run_id)
+            if not readable(name):
+                raise StoreError(
+                    f"not an artifact name: {name!r}; choose one of {', '.join(ARTIFACTS)}, "
+                    f"{LOG} or {PAGES_DIR}/<source_id>.md"
+                )
             text = services.store_for(run_id).read_text(name)
         except LookupError as exc:
             result = Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=str(exc))
@@ -361,7 +380,11 @@ def build_server(user) -> MCPServer:
             return _failed(
                 Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=message), message
             )
-        data: Any = json.loads(text) if name.endswith(".json") else text
+        data: Any = text
+        if name.endswith(".json"):
+            data = json.loads(text)
+        elif name == LOG:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
         return Dataset(
             status=Outcome.OK,
             run_id=run_id,
@@ -376,9 +399,9 @@ def build_server(user) -> MCPServer:
         title="Read a run artifact",
         description=(
             "Call this to read one artifact of a run by name when you need its data rather "
-            f"than the report: {', '.join(ARTIFACTS)}, or {PAGES_DIR}/<source_id>.md for "
-            "a page deep-read stored. JSON artifacts come back parsed. Read only the "
-            "artifact you need instead of all of them."
+            f"than the report: {', '.join(ARTIFACTS)}, {LOG} (the decision log), or "
+            f"{PAGES_DIR}/<source_id>.md for a page deep-read stored. JSON artifacts come "
+            "back parsed. Read only the artifact you need instead of all of them."
         ),
         annotations=READ_ONLY,
     )

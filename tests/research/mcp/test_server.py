@@ -288,12 +288,25 @@ def test_read_dataset_parses_json_and_returns_markdown_as_text(ada):
     assert page.structured_content["mime_type"] == "text/markdown"
 
 
+def test_read_dataset_reads_the_decision_log_as_events(ada):
+    run = make_run(ada)
+    services.store_for(run.run_id).log("plan_made", queries=3)
+    result = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "log.jsonl"})
+    assert not result.is_error
+    events = result.structured_content["data"]
+    assert isinstance(events, list) and events[-1]["event"] == "plan_made"
+
+
 @pytest.mark.parametrize(
     ("name", "status"),
     [
         ("../../etc/passwd", "INVALID"),
         ("round_3_pages/../index.json", "INVALID"),
         ("/etc/passwd", "INVALID"),
+        (".lock", "INVALID"),
+        (".index.lock", "INVALID"),
+        ("round_3_pages/.s1.md.abc.tmp", "INVALID"),
+        ("settings.py", "INVALID"),
         ("round_4_crosscheck.json", "NO_HIT"),
     ],
 )
