@@ -387,3 +387,19 @@ def test_the_command_acts_for_the_named_user_or_the_first_superuser(ada):
     assert _user("") == admin
     with pytest.raises(CommandError, match="no active user 'nobody'"):
         _user("nobody")
+
+
+def test_start_research_passes_options_and_weighted_dimensions(ada):
+    arguments = {
+        "question": "Which notes app should we adopt?",
+        "options": ["Quillsync", "Loamdb"],
+        "dimensions": [{"name": "sync", "weight": 2}, {"name": "price"}],
+    }
+    result = call_tool(ada, "start_research", arguments)
+    assert not result.is_error, result.content[0].text
+    run = services.Run.objects.get(run_id=result.structured_content["run_id"])
+    assert run.options == ["Quillsync", "Loamdb"]
+    assert [(d["name"], float(d["weight"])) for d in run.dimensions] == [
+        ("sync", 2.0),
+        ("price", 1.0),
+    ]
