@@ -42,6 +42,7 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.stages.sourcekind import REVIEW
+from research.stages.text import in_language
 
 CONFIDENCE_WEIGHTS = {
     "coverage": 0.35,
@@ -140,7 +141,7 @@ def assess(
 
 
 def _text(language: str) -> dict:
-    return _TEXT.get(language, _TEXT["en"])
+    return in_language(_TEXT, language)
 
 
 def evidence(claims: list[Claim], sources: dict[str, SourceInfo]) -> list[Claim]:

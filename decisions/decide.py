@@ -27,6 +27,7 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.stages.context import StageContext
+from research.stages.text import in_language
 
 _TEXT = {
     "en": {
@@ -58,7 +59,7 @@ _TEXT = {
 
 
 def _text(language: str) -> dict[str, str]:
-    return _TEXT.get(language, _TEXT["en"])
+    return in_language(_TEXT, language)
 
 
 @dataclass

@@ -25,7 +25,7 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.outcomes import Outcome
-from research.stages.text import mentions
+from research.stages.text import in_language, mentions
 
 STALE_YEARS = 3
 NAMED_PAGES = 3  # pages named per line; the rest are counted
@@ -107,7 +107,7 @@ _TEXT = {
 
 
 def _text(language: str) -> dict[str, str]:
-    return _TEXT.get(language, _TEXT["en"])
+    return in_language(_TEXT, language)
 
 
 @dataclass(frozen=True)

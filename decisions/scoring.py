@@ -57,6 +57,7 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.stages.sourcekind import SourceKind, Standing, classify
+from research.stages.text import in_language
 from research.stages.urls import registrable_domain
 
 WEIGHTS = {"base": 0.4, "strength": 0.3, "consistency": 0.2, "timeliness": 0.1}
@@ -150,7 +151,7 @@ _TEXT = {
 
 
 def text_for(language: str) -> dict[str, str]:
-    return _TEXT.get(language, _TEXT["en"])
+    return in_language(_TEXT, language)
 
 
 @dataclass(frozen=True)

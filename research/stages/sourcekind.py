@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from research.stages.text import mentions, option_names
+from research.stages.text import in_language, mentions, option_names
 from research.stages.urls import site_of
 
 STANDARD_HOSTS = (
@@ -173,7 +173,7 @@ class SourceKind:
 
 
 def _text(language: str) -> dict[str, str]:
-    return _TEXT.get(language, _TEXT["en"])
+    return in_language(_TEXT, language)
 
 
 def classify(url: str, title: str, options: list[str], language: str = "en") -> SourceKind:
