@@ -100,7 +100,7 @@ def _context(
         "question": data.plan.question,
         "run_id": data.run_id,
         "generated": data.generated,
-        "mode": t("mode_deterministic" if d.mode == "deterministic" else "mode_llm"),
+        "mode": mode_line(d, t),
         "low_confidence": low,
         "confidence": f"{d.assessment.confidence:.0f}",
         "threshold": d.threshold,
@@ -145,6 +145,13 @@ def _citer(numbers: dict[str, int]) -> narrative.Cite:
         return ", ".join(f"[{n}]" for n in ns)
 
     return cite
+
+
+def mode_line(d: Decision, t: Strings) -> str:
+    """Which method produced the decision, naming the model in LLM mode."""
+    if d.mode != "llm":
+        return t("mode_deterministic")
+    return t("mode_llm") + (f" ({d.model})" if d.model else "")
 
 
 def _rec_line(d: Decision, low: bool, t: Strings) -> str:

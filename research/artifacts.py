@@ -271,6 +271,7 @@ class Recommendation(Artifact):
 
 class Decision(Artifact):
     mode: Literal["deterministic", "llm"] = "deterministic"
+    model: str | None = None  # the model, in LLM mode
     matrix: list[ScoreCell]
     totals: dict[str, float | None]
     ranking: list[RankedOption]

@@ -16,7 +16,16 @@ from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
 from research.store import StoreError
 
-__all__ = ["STAGE_LABELS", "StageView", "run_for", "run_stages", "run_verdict", "runs_for"]
+__all__ = [
+    "STAGE_LABELS",
+    "Analysis",
+    "StageView",
+    "run_analysis",
+    "run_for",
+    "run_stages",
+    "run_verdict",
+    "runs_for",
+]
 
 # What each stage's counts mean, in the words a page uses; unlisted counts are not shown.
 COUNT_LABELS: dict[str, str] = {
@@ -60,6 +69,24 @@ class Verdict:
     confidence: float | None
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """Which method produced a run's results, and what the model cost (index.json `analysis`
+    and `tokens`, DESIGN section 1)."""
+
+    mode: str = "deterministic"  # deterministic | llm
+    model: str = ""
+    tokens: dict[str, int] = field(default_factory=dict)  # stage -> prompt + completion
+    total: int = 0
+    budget: int | None = None
+    # The stage at which the run stopped asking the model because its budget ran out.
+    budget_exhausted_at: str = ""
+
+    @property
+    def llm(self) -> bool:
+        return self.mode == "llm"
+
+
 def runs_for(user, search: str = "") -> QuerySet[Run]:
     """The person's own runs, newest first. Superusers too see only theirs here."""
     if not getattr(user, "is_authenticated", False):
@@ -89,6 +116,46 @@ def run_verdict(run: Run) -> Verdict | None:
         return None
     option = row.counts.get("recommendation")
     return Verdict(None if option in (None, "none") else option, row.counts["confidence"])
+
+
+def run_analysis(run: Run) -> Analysis:
+    """The run's analysis mode, model and token use; deterministic when nothing says otherwise
+    (older runs, or a manifest that cannot be read)."""
+    from research.services import store_for
+
+    try:
+        index = store_for(run.run_id).index()
+    except (StoreError, OSError, ValueError):
+        return Analysis()
+    return analysis_of(index)
+
+
+def analysis_of(index: dict[str, Any]) -> Analysis:
+    analysis = index.get("analysis") or {}
+    raw_tokens = index.get("tokens") or {}
+    tokens: dict[str, int] = {}
+    for stage in STAGES:
+        used = raw_tokens.get(stage)
+        if isinstance(used, dict):
+            tokens[stage] = _int(used.get("prompt")) + _int(used.get("completion"))
+    total = _int(raw_tokens.get("total")) or sum(tokens.values())
+    exhausted = analysis.get("budget_exhausted")
+    stopped_at = exhausted.get("stage") if isinstance(exhausted, dict) else ""
+    return Analysis(
+        mode="llm" if analysis.get("mode") == "llm" else "deterministic",
+        model=str(analysis.get("model") or ""),
+        tokens={stage: n for stage, n in tokens.items() if n},
+        total=total,
+        budget=_int(analysis.get("budget")) or None,
+        budget_exhausted_at=str(stopped_at or ""),
+    )
+
+
+def _int(value: Any) -> int:
+    try:
+        return max(int(value or 0), 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 # --- building a StageView -------------------------------------------------------------------

@@ -198,6 +198,15 @@ def run_crosscheck(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     }
 
 
+def with_analysis(decision: Decision, store: RunStore) -> Decision:
+    """The decision names the method that produced the run (index.json `analysis`): a
+    report must say whether a model was involved, and which."""
+    analysis = store.index().get("analysis") or {}
+    if analysis.get("mode") != "llm":
+        return decision
+    return decision.model_copy(update={"mode": "llm", "model": analysis.get("model") or None})
+
+
 def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     notes = store.read_model(NOTES, Notes)
@@ -213,6 +222,7 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         ctx,
         filtered=filtered,
     )
+    decision = with_analysis(decision, store)
     report_input = ReportInput(
         run_id=store.run_id,
         plan=plan,

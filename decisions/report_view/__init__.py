@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 from decisions import narrative
+from decisions.report import mode_line
 from decisions.report_view import debate, matrix
 from decisions.report_view.files import (
     EvidenceUrl,
@@ -48,7 +49,7 @@ def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
         "t": t,
         "L": t.labels(),
         "question": plan.question,
-        "mode": t("mode_deterministic" if d.mode == "deterministic" else "mode_llm"),
+        "mode": mode_line(d, t),
         **_answer(files, quote, t),
         "chart": matrix.chart(d),
         "dimensions": [(dim.name, round(dim.weight * 100)) for dim in plan.dimensions],

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -45,6 +46,7 @@ class StageRow:
     attempts: int
     error: str
     can_rerun: bool
+    tokens: int = 0  # model tokens this stage used (LLM mode)
 
 
 def owned_run(request: HttpRequest, run_id: str) -> Run:
@@ -125,7 +127,8 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
 
 
 def progress_context(run: Run) -> dict[str, Any]:
-    rows = stage_rows(run)
+    analysis = selectors.run_analysis(run)
+    rows = [replace(r, tokens=analysis.tokens.get(r.stage, 0)) for r in stage_rows(run)]
     finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
     return {
@@ -144,6 +147,26 @@ def progress_context(run: Run) -> dict[str, Any]:
         or _failure(run),
         "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
+        "analysis": analysis_context(analysis),
+    }
+
+
+def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:
+    """What the page says about the method: the mode, the model, and tokens against the budget."""
+    budget = analysis.budget or getattr(settings, "LLM_MAX_TOKENS_PER_RUN", None)
+    exhausted = analysis.budget_exhausted_at
+    return {
+        "llm": analysis.llm,
+        "label": "LLM-assisted analysis" if analysis.llm else "Deterministic analysis (no LLM)",
+        "model": analysis.model,
+        "total": analysis.total,
+        "budget": budget if analysis.llm else None,
+        "exhausted": (
+            f"The token budget ran out during {stage_label(exhausted)}: from there the run "
+            "stopped asking the model and finished with the deterministic reader."
+            if exhausted
+            else ""
+        ),
     }
 
 

@@ -184,7 +184,7 @@ class Rendered:
 
 
 def rendered(
-    claims=CLAIMS, contradictions=CONTRADICTIONS, language="en", unread=(UNREAD,)
+    claims=CLAIMS, contradictions=CONTRADICTIONS, language="en", unread=(UNREAD,), model=None
 ) -> Rendered:
     plan = Plan(
         question="Fernwick or Gorsebrook for our job queue?",
@@ -221,6 +221,8 @@ def rendered(
     ]
     filtered = Filtered(kept=[*read, *unread], dropped=[])
     decision = decide(plan, notes, Candidates(candidates=[]), verified, 65, ctx, TODAY, filtered)
+    if model:
+        decision = decision.model_copy(update={"mode": "llm", "model": model})
     report = render(
         ReportInput("r1", plan, filtered, notes, verified.crosscheck, decision, pages, TODAY)
     )
@@ -358,3 +360,10 @@ def test_a_chinese_report_says_the_sides_and_causes_in_chinese():
     assert "保留但未阅读：有 1 个页面通过了筛选" in confidence
     assert "| 佐证度（由两个以上独立站点支持的已评分单元格所占比例） |" in confidence
     assert "评分过程：" in result.section("matrix", "zh")
+
+
+def test_the_report_says_which_method_produced_it_and_names_the_model():
+    assert "· deterministic analysis (no LLM) ·" in rendered().text
+    llm = rendered(model="qwen3:8b").text
+    assert "· LLM-assisted analysis (qwen3:8b) ·" in llm
+    assert "no LLM" not in llm

@@ -246,3 +246,54 @@ def test_the_summary_card_gives_reasons_without_claim_ids():
         _readable("It leads Loamdb (67.9) by 9.0 points.")
         == "It leads Loamdb (67.9) by 9.0 points."
     )
+
+
+def _analysed(run: Run, analysis: dict, tokens: dict) -> None:
+    def change(index: dict) -> None:
+        index["analysis"] = analysis
+        index["tokens"] = tokens
+
+    services.store_for(run.run_id).update_index(change)
+
+
+def test_a_run_without_a_model_says_its_analysis_was_deterministic(ada, ada_client):
+    run = make_run(ada)
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert "Deterministic analysis (no LLM)" in response.text
+    assert "tokens" not in response.text
+
+
+def test_an_llm_run_names_its_model_and_the_tokens_each_stage_used(ada, ada_client, settings):
+    settings.LLM_MAX_TOKENS_PER_RUN = 15000
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"queries": 4, "candidates": 9})
+    mark(run, "filter", "done", {"kept": 5, "dropped": 4})
+    _analysed(
+        run,
+        {"mode": "llm", "model": "qwen3:8b"},
+        {
+            "retrieve": {"prompt": 300, "completion": 120},
+            "filter": {"prompt": 900, "completion": 80},
+            "total": 1400,
+        },
+    )
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert "LLM-assisted analysis" in response.text
+    assert "<code>qwen3:8b</code>" in response.text
+    assert "1400 tokens of 15000" in response.text
+    assert "420 tokens" in stage_block(response, "Retrieve")
+    assert "980 tokens" in stage_block(response, "Filter")
+    assert "tokens" not in stage_block(response, "Deep-read")
+
+
+def test_a_run_whose_token_budget_ran_out_says_where_it_went_on_without_the_model(ada, ada_client):
+    run = make_run(ada)
+    _analysed(
+        run,
+        {"mode": "llm", "model": "m", "budget": 2000, "budget_exhausted": {"stage": "deepread"}},
+        {"deepread": {"prompt": 1900, "completion": 100}, "total": 2000},
+    )
+    text = ada_client.get(f"/runs/{run.run_id}/progress/").text
+    assert "2000 tokens of 2000" in text
+    assert "The token budget ran out during deep-read" in text
+    assert "deterministic reader" in text
