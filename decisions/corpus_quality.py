@@ -71,6 +71,9 @@ class TopicScore:
     confidence: float | None
     recommendation: str | None
     seconds: float = 0.0
+    tokens: int = 0  # model tokens the run used (LLM mode)
+    mode: str = "deterministic"
+    model: str = ""
     missed_facts: list[str] = field(default_factory=list)
     missed_contradictions: list[str] = field(default_factory=list)
 

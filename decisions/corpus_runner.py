@@ -20,6 +20,8 @@ from django.test import override_settings
 
 from decisions.corpus_quality import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
 from research.models import Run
+from research.selectors import analysis_of
+from research.store import INDEX
 
 # The research command's first line names its run; other processes may add runs meanwhile.
 _RUN_LINE = re.compile(r"^Run (\S+): ", re.M)
@@ -85,6 +87,8 @@ class CorpusRunner:
         folder = Path(settings.RUNS_DIR) / run.run_id
         score = score_run(topic.name, truth, RunArtifacts.load(folder))
         score.seconds = round(seconds, 2)
+        analysis = analysis_of(json.loads((folder / INDEX).read_text(encoding="utf-8")))
+        score.tokens, score.mode, score.model = analysis.total, analysis.mode, analysis.model
         if not self.runs_dir:
             run.delete()
         else:
@@ -96,7 +100,7 @@ class CorpusRunner:
         w(
             f"{'topic':<12} {'facts':>7} {'contra':>7}  "
             + " ".join(f"{f:>9}" for f in FUNNEL)
-            + f"  {'quotes':>9} {'conf':>5} {'secs':>6}"
+            + f"  {'quotes':>9} {'conf':>5} {'secs':>6} {'tokens':>7}"
         )
         for s in [*scores, _total(scores)]:
             funnel = " ".join(f"{_share(s.funnel[f], s.facts):>9}" for f in FUNNEL)
@@ -104,18 +108,34 @@ class CorpusRunner:
             w(
                 f"{s.topic:<12} {s.facts_surfaced:>3}/{s.facts:<3} "
                 f"{s.contradictions_flagged:>3}/{s.contradictions:<3}  {funnel}  "
-                f"{_share(s.quotes_verified, s.quotes_total):>9} {conf:>5} {s.seconds:>6.1f}"
+                f"{_share(s.quotes_verified, s.quotes_total):>9} {conf:>5} {s.seconds:>6.1f} "
+                f"{s.tokens:>7}"
             )
         w(
             "funnel: share of facts whose page was a candidate, kept, read OK, "
             "surfaced as a key point, used by a claim"
         )
+        w(_mode_line(scores))
         if self.misses:
             for s in scores:
                 for miss in s.missed_facts:
                     w(f"  {s.topic} missed fact: {miss}")
                 for miss in s.missed_contradictions:
                     w(f"  {s.topic} missed contradiction: {miss}")
+
+
+def _mode_line(scores: list[TopicScore]) -> str:
+    """Which method produced the figures, and in LLM mode what a run cost in tokens."""
+    llm = [s for s in scores if s.mode == "llm"]
+    if not llm:
+        return "analysis: deterministic (no LLM), 0 tokens"
+    models = sorted({s.model for s in llm if s.model})
+    used = sorted(s.tokens for s in llm)
+    return (
+        f"analysis: LLM-assisted ({', '.join(models) or 'model not named'}) in "
+        f"{len(llm)} of {len(scores)} runs; tokens per run: median {used[len(used) // 2]}, "
+        f"max {used[-1]}"
+    )
 
 
 def _run_id(research_output: str) -> str:
@@ -154,6 +174,7 @@ def _total(scores: list[TopicScore]) -> TopicScore:
         confidence=None,
         recommendation=None,
         seconds=round(sum(s.seconds for s in scores), 2),
+        tokens=sum(s.tokens for s in scores),
     )
 
 

@@ -367,7 +367,7 @@ def test_a_run_that_stopped_early_scores_zero_without_failing(tmp_path):
 ROW = re.compile(
     r"^(?P<topic>\S+) +(?P<facts>\d+)/(?P<facts_total>\d+) +"
     r"(?P<contra>\d+)/(?P<contra_total>\d+) +(?P<funnel>(?:(?:\d+%|-) +){5})"
-    r"(?P<quotes>\d+%|-) +(?P<conf>\d+|-) +(?P<secs>\d+\.\d)$"
+    r"(?P<quotes>\d+%|-) +(?P<conf>\d+|-) +(?P<secs>\d+\.\d) +(?P<tokens>\d+)$"
 )
 
 
@@ -402,7 +402,7 @@ def test_every_quote_of_the_mini_corpus_is_an_exact_substring_of_its_page(topic)
 def test_the_command_prints_a_row_per_topic_and_an_all_row(corpus):
     output = quality(corpus)
     header = output.splitlines()[0].split()
-    assert header == ["topic", "facts", "contra", *FUNNEL, "quotes", "conf", "secs"]
+    assert header == ["topic", "facts", "contra", *FUNNEL, "quotes", "conf", "secs", "tokens"]
     found = rows(output)
     assert list(found) == ["kanban_zh", "ledger", "all"]
     for topic in ("kanban_zh", "ledger"):
@@ -415,6 +415,9 @@ def test_the_command_prints_a_row_per_topic_and_an_all_row(corpus):
     assert (total["facts_total"], total["contra_total"], total["quotes"]) == ("10", "4", "100%")
     assert int(total["facts"]) == sum(int(found[t]["facts"]) for t in ("kanban_zh", "ledger"))
     assert "funnel: share of facts whose page was a candidate" in output
+    # Without a model configured, the figures are the deterministic reader's, at no token cost.
+    assert "analysis: deterministic (no LLM), 0 tokens" in output
+    assert all(found[t]["tokens"] == "0" for t in found)
 
 
 @pytest.mark.django_db
@@ -427,7 +430,7 @@ def test_json_holds_the_printed_figures_and_totals_are_the_sums_of_topics(corpus
     assert [t["topic"] for t in topics] == ["kanban_zh", "ledger"]
     keys = {"facts", "facts_surfaced", "contradictions", "contradictions_flagged", "funnel"}
     keys |= {"quotes_verified", "quotes_total", "confidence", "recommendation", "seconds"}
-    keys |= {"topic", "missed_facts", "missed_contradictions"}
+    keys |= {"topic", "missed_facts", "missed_contradictions", "tokens", "mode", "model"}
     assert all(set(t) == keys for t in (*topics, total))
     for key in ("facts", "facts_surfaced", "contradictions", "contradictions_flagged"):
         assert total[key] == sum(t[key] for t in topics)
