@@ -1,7 +1,11 @@
-"""Names people see for the pipeline's stages, shared by the CLI, the web pages and MCP.
+"""Names shared by the pipeline, the CLI, the web pages and MCP: stages and artifacts.
 
 Stage ids (`deepread`) name files, tasks and manifest keys; labels (`deep-read`) are what the
 README, the progress display and the pages say. Either spelling is accepted as input.
+
+Artifact names are a public contract (DESIGN section 1): MCP clients read these files, so
+each is spelled out here once and everything else imports it. The manifest and the decision
+log are the run store's own files (research.store.INDEX and LOG).
 """
 
 from __future__ import annotations
@@ -34,3 +38,40 @@ def stage_id(name: str) -> str:
 
 def stage_label(stage: str) -> str:
     return STAGE_LABELS.get(stage, stage)
+
+
+PLAN = "round_0_plan.json"
+CANDIDATES = "round_1_candidates.json"
+FILTERED = "round_2_filtered.json"
+PAGES_DIR = "round_3_pages"
+NOTES = "round_3_notes.json"
+NOTES_MD = "round_3_notes.md"
+CROSSCHECK = "round_4_crosscheck.json"
+DECISION = "round_5_decision.json"
+REPORT = "report.md"
+
+# The stage that writes each fixed-name artifact, in the order the pipeline writes them
+# (the plan is the first step of retrieve).
+ARTIFACT_STAGES: dict[str, str] = {
+    PLAN: "retrieve",
+    CANDIDATES: "retrieve",
+    FILTERED: "filter",
+    NOTES: "deepread",
+    NOTES_MD: "deepread",
+    CROSSCHECK: "crosscheck",
+    DECISION: "decide",
+    REPORT: "decide",
+}
+
+
+def page_artifact(source_id: str) -> str:
+    """The artifact name of the main text deep-read stored for one source."""
+    return f"{PAGES_DIR}/{source_id}.md"
+
+
+def artifact_stage(name: str) -> str | None:
+    """The stage that writes artifact `name` (a stored page included); None for the
+    manifest, the log and anything else."""
+    if name.startswith(f"{PAGES_DIR}/"):
+        return "deepread"
+    return ARTIFACT_STAGES.get(name)

@@ -11,6 +11,17 @@ from django.conf import settings
 from decisions.decide import decide, verify_quotes
 from decisions.report import ReportIncomplete, ReportInput, render
 from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Limits, Notes, Plan
+from research.names import (
+    CANDIDATES,
+    CROSSCHECK,
+    DECISION,
+    FILTERED,
+    NOTES,
+    NOTES_MD,
+    PLAN,
+    REPORT,
+    page_artifact,
+)
 from research.pipeline import StageError, StageSpec, outcome_counts, register
 from research.providers.fetch import HttpFetcher
 from research.providers.search import SourceSpecError, build_provider
@@ -21,15 +32,6 @@ from research.stages.filter import filter_candidates
 from research.stages.plan import PlanError, broaden, build_plan
 from research.stages.retrieve import retrieve
 from research.store import RunStore
-
-PLAN = "round_0_plan.json"
-CANDIDATES = "round_1_candidates.json"
-FILTERED = "round_2_filtered.json"
-NOTES = "round_3_notes.json"
-NOTES_MD = "round_3_notes.md"
-CROSSCHECK = "round_4_crosscheck.json"
-DECISION = "round_5_decision.json"
-REPORT = "report.md"
 
 
 def limits_from(params: dict[str, Any]) -> Limits:
@@ -146,7 +148,7 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     result = deep_read(
         plan, filtered, HttpFetcher.from_settings(), ctx, workers=settings.FETCH_CONCURRENCY
     )
-    store.write_texts({f"round_3_pages/{sid}.md": text for sid, text in result.pages.items()})
+    store.write_texts({page_artifact(sid): text for sid, text in result.pages.items()})
     store.write_json(NOTES, result.notes)
     store.write_text(NOTES_MD, notes_markdown(result.notes))
     record_outcomes(
