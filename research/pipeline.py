@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from pydantic import BaseModel
 
-from research import services
+from research import events, services
 from research.artifacts import STAGES
 from research.models import Run
 from research.stages.context import StageContext
@@ -214,6 +214,7 @@ def _sync(
         extra["counts"] = {k: v for k, v in counts.items() if k != "outcomes"}
         extra["outcomes"] = counts.get("outcomes", {})
     services.sync_stage(store.run_id, stage, entry, **extra)
+    events.publish(store.run_id, stage, entry["status"])  # after the row: readers see it
 
 
 def mark_queued(run_id: str, stage: str) -> bool:
@@ -275,6 +276,7 @@ def finish_run(run_id: str, last_stage: str) -> bool:
     if claimed:
         store.log("run_finished")
     services.mark_run(run_id, Run.Status.DONE, last_stage)
+    events.publish(run_id, None, Run.Status.DONE)
     return claimed
 
 

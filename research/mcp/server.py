@@ -4,63 +4,62 @@ Every read goes through research.selectors.run_for (a run the user does not own 
 exist for them) and the run store (which checks artifact names and refuses links); no path
 is opened here. Django's ORM is synchronous, so each handler hands its work to
 `sync_to_async`.
+
+The run-level tools live here, the stage tools in research.mcp.tools; research.mcp.gating
+decides which a session is shown and sends it the change notifications it asked for.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from research import selectors, services
+from research.mcp import gating
+from research.mcp.common import (
+    ARTIFACTS,
+    INVALID,
+    NOT_FINISHED,
+    READ_ONLY,
+    RUNS_URI,
+    artifact_uri,
+    failed,
+    owned_run,
+    readable,
+    valid_source_id,
+)
 from research.mcp.prompts import PROMPTS, render_prompt
-from research.models import Run
-from research.names import stage_id, stage_label
-from research.outcomes import Outcome
-from research.steps import (
+from research.mcp.tools import register_stage_tools
+from research.models import StageRun
+from research.names import (
     CANDIDATES,
     CROSSCHECK,
     DECISION,
     FILTERED,
     NOTES,
     NOTES_MD,
+    PAGES_DIR,
     PLAN,
     REPORT,
+    stage_id,
+    stage_label,
 )
+from research.outcomes import Outcome
 from research.store import INDEX, LOG, StoreError
-
-SCHEME = "research://runs"
-RUNS_URI = SCHEME
-PAGES_DIR = "round_3_pages"
-# Every fixed-name artifact a run may hold, in the order the pipeline writes them.
-ARTIFACTS: tuple[str, ...] = (INDEX, PLAN, CANDIDATES, FILTERED, NOTES, NOTES_MD, CROSSCHECK)
-ARTIFACTS += (DECISION, REPORT)
-_SOURCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
 Start a run with start_research, follow it with get_run_status, and read the result with
-get_report. Each artifact is also a resource: research://runs/{run_id}/<artifact name>."""
-
-
-def readable(name: str) -> bool:
-    """An artifact a client may read by name: the run's files, never its locks or temporaries."""
-    if name in ARTIFACTS or name == LOG:
-        return True
-    folder, _, file = name.partition("/")
-    source_id = file.removesuffix(".md")
-    return (
-        folder == PAGES_DIR
-        and file.endswith(".md")
-        and bool(_SOURCE_ID.fullmatch(source_id))
-        and ".." not in source_id
-    )
+get_report. Each artifact is also a resource: research://runs/{run_id}/<artifact name>.
+To carry out a run's stages yourself, call follow_run: the tool list then shows the tools
+of the stage the run is at, and changes as the run moves on."""
 
 
 def mime_type(name: str) -> str:
@@ -71,17 +70,7 @@ def mime_type(name: str) -> str:
     return "text/plain"
 
 
-def artifact_uri(run_id: str, name: str) -> str:
-    return f"{SCHEME}/{run_id}/{name}"
-
-
-# --- tool results -------------------------------------------------------------------------
-
-# `status` is an Outcome value where one applies (OK, NO_HIT for a run or artifact that is
-# not there); INVALID is a request that cannot be served as asked, NOT_FINISHED a run
-# whose report is not written yet.
-INVALID = "INVALID"
-NOT_FINISHED = "NOT_FINISHED"
+# --- tool results (statuses: research.mcp.common) --------------------------------------------
 
 
 class StartedRun(BaseModel):
@@ -94,7 +83,7 @@ class StartedRun(BaseModel):
 class StageStatus(BaseModel):
     stage: str
     label: str
-    status: str = Field(description="pending | queued | running | done | skipped | failed")
+    status: str = Field(description=" | ".join(StageRun.Status.values))
     counts: dict[str, Any] = Field(default_factory=dict)
     outcomes: dict[str, int] = Field(default_factory=dict, description="provider outcome -> n")
     attempts: int = 0
@@ -136,42 +125,28 @@ class DimensionInput(BaseModel):
     weight: float = 1.0
 
 
-def _failed(model: BaseModel, message: str) -> CallToolResult:
-    """An isError result that still carries the structured status."""
-    return CallToolResult(
-        content=[TextContent(type="text", text=message)],
-        structured_content=model.model_dump(mode="json"),
-        is_error=True,
-    )
-
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
-
-
 # --- the server ---------------------------------------------------------------------------
 
 
 def build_server(user) -> MCPServer:
     """The MCP server acting for `user`: it sees and starts only that user's runs."""
+    bus = InMemorySubscriptionBus()
+    sessions = gating.Sessions(user, bus)
     server = MCPServer(
         name="verdict",
         title="Verdict decision research",
         instructions=INSTRUCTIONS,
+        subscriptions=bus,
+        lifespan=sessions.listening,
     )
 
     # -- synchronous reads (run in a thread through sync_to_async) --
-
-    def owned(run_id: str) -> Run:
-        try:
-            return selectors.run_for(user, run_id)
-        except Run.DoesNotExist:
-            raise LookupError(f"no run {run_id!r} among your runs") from None
 
     def read_artifact(run_id: str, name: str) -> str:
         """An artifact's text, for resources: every refusal is a ResourceNotFoundError
         (-32602, invalid params), so a foreign run and a bad name look alike."""
         try:
-            owned(run_id)
+            owned_run(user, run_id)
             return services.store_for(run_id).read_text(name)
         except LookupError as exc:
             raise ResourceNotFoundError(str(exc)) from None
@@ -230,7 +205,7 @@ def build_server(user) -> MCPServer:
         mime_type="text/markdown",
     )
     async def page(run_id: str, source_id: str) -> str:
-        if not _SOURCE_ID.fullmatch(source_id) or ".." in source_id:
+        if not valid_source_id(source_id):
             raise ResourceNotFoundError(f"not a valid source id: {source_id!r}")
         return await sync_to_async(read_artifact)(run_id, f"{PAGES_DIR}/{source_id}.md")
 
@@ -256,7 +231,7 @@ def build_server(user) -> MCPServer:
             errors = {k: [str(m) for m in _as_list(v)] for k, v in exc.errors.items()}
             lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]
             result = StartedRun(status=INVALID, errors=errors)
-            return _failed(result, "The question was not accepted.\n" + "\n".join(lines))
+            return failed(result, "The question was not accepted.\n" + "\n".join(lines))
         return StartedRun(status=Outcome.OK, run_id=run.run_id, uri=artifact_uri(run.run_id, INDEX))
 
     @server.tool(
@@ -286,11 +261,9 @@ def build_server(user) -> MCPServer:
 
     def status_of(run_id: str) -> RunStatus | CallToolResult:
         try:
-            run = owned(run_id)
+            run = owned_run(user, run_id)
         except LookupError as exc:
-            return _failed(
-                RunStatus(status=Outcome.NO_HIT, run_id=run_id, error=str(exc)), str(exc)
-            )
+            return failed(RunStatus(status=Outcome.NO_HIT, run_id=run_id, error=str(exc)), str(exc))
         verdict = selectors.run_verdict(run)
         stages = [
             StageStatus(
@@ -332,9 +305,9 @@ def build_server(user) -> MCPServer:
 
     def report_of(run_id: str) -> Report | CallToolResult:
         try:
-            owned(run_id)
+            owned_run(user, run_id)
         except LookupError as exc:
-            return _failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
+            return failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
         try:
             text = services.store_for(run_id).read_text(REPORT)
         except FileNotFoundError:
@@ -362,7 +335,7 @@ def build_server(user) -> MCPServer:
 
     def dataset_of(run_id: str, name: str) -> Dataset | CallToolResult:
         try:
-            owned(run_id)
+            owned_run(user, run_id)
             if not readable(name):
                 raise StoreError(
                     f"not an artifact name: {name!r}; choose one of {', '.join(ARTIFACTS)}, "
@@ -371,13 +344,13 @@ def build_server(user) -> MCPServer:
             text = services.store_for(run_id).read_text(name)
         except LookupError as exc:
             result = Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=str(exc))
-            return _failed(result, str(exc))
+            return failed(result, str(exc))
         except StoreError as exc:
             result = Dataset(status=INVALID, run_id=run_id, name=name, message=str(exc))
-            return _failed(result, str(exc))
+            return failed(result, str(exc))
         except FileNotFoundError:
             message = f"Run {run_id} has no {name} (yet)."
-            return _failed(
+            return failed(
                 Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=message), message
             )
         data: Any = text
@@ -407,6 +380,9 @@ def build_server(user) -> MCPServer:
     )
     async def read_dataset(run_id: str, name: str) -> Dataset:
         return await sync_to_async(dataset_of)(run_id, name)
+
+    register_stage_tools(server, user)
+    gating.install(server, sessions)
 
     # -- prompts --
 

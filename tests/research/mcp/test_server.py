@@ -192,9 +192,15 @@ def call_tool(user, name: str, arguments: dict):
     return call(user, scenario)
 
 
+RUN_TOOLS = {"start_research", "get_run_status", "get_report", "read_dataset"}
+RUN_TOOLS |= {"follow_run", "unfollow_run"}
+STAGE_TOOLS = {"search_engine_query", "chunk_filter_candidates", "page_fetch_markdown"}
+STAGE_TOOLS |= {"extract_key_points", "generate_assessment"}
+
+
 def test_tools_are_listed_with_output_schemas_and_read_only_hints(ada):
     listed = tools(ada)
-    assert set(listed) == {"start_research", "get_run_status", "get_report", "read_dataset"}
+    assert set(listed) == RUN_TOOLS | STAGE_TOOLS
     for name, tool in listed.items():
         assert "status" in tool.output_schema["properties"], name
         assert "Call this" in tool.description, name

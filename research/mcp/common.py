@@ -1,0 +1,78 @@
+"""What the Verdict MCP server's parts share: result statuses, the failed result, the
+read-only annotation, resource URIs and which artifacts a client may read, and the one way
+to reach a run (one of the user's own, or none at all)."""
+
+from __future__ import annotations
+
+import re
+
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel
+
+from research import selectors
+from research.artifacts import STAGES
+from research.models import Run
+from research.names import ARTIFACT_STAGES, PAGES_DIR
+from research.pipeline import FINISHED
+from research.store import INDEX, LOG
+
+SCHEME = "research://runs"
+RUNS_URI = SCHEME
+# Every fixed-name artifact a run may hold, in the order the pipeline writes them.
+ARTIFACTS: tuple[str, ...] = (INDEX, *ARTIFACT_STAGES)
+_SOURCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+# A tool result's `status` is an Outcome value where one applies (OK; NO_HIT for nothing
+# found, or a run or artifact that is not there; TIMEOUT, UNAVAILABLE, BLOCKED ... for
+# "could not look"). Besides those: INVALID, a request that cannot be served as asked;
+# NOT_FINISHED, a run whose report is not written yet; NOT_READY, a run that has not
+# reached the stage whose output the tool needs.
+INVALID = "INVALID"
+NOT_FINISHED = "NOT_FINISHED"
+NOT_READY = "NOT_READY"
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+
+
+def artifact_uri(run_id: str, name: str) -> str:
+    return f"{SCHEME}/{run_id}/{name}"
+
+
+def valid_source_id(source_id: str) -> bool:
+    return bool(_SOURCE_ID.fullmatch(source_id)) and ".." not in source_id
+
+
+def readable(name: str) -> bool:
+    """An artifact a client may read by name: the run's files, never its locks or temporaries."""
+    if name in ARTIFACTS or name == LOG:
+        return True
+    folder, _, file = name.partition("/")
+    return (
+        folder == PAGES_DIR and file.endswith(".md") and valid_source_id(file.removesuffix(".md"))
+    )
+
+
+def failed(model: BaseModel, message: str) -> CallToolResult:
+    """An isError result that still carries the structured status."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        structured_content=model.model_dump(mode="json"),
+        is_error=True,
+    )
+
+
+def owned_run(user, run_id: str) -> Run:
+    """The user's run `run_id`; LookupError for any other (a run the user does not own does
+    not exist for them). Synchronous: call it through sync_to_async."""
+    try:
+        return selectors.run_for(user, run_id)
+    except Run.DoesNotExist:
+        raise LookupError(f"no run {run_id!r} among your runs") from None
+
+
+def current_stage(run: Run) -> str:
+    """The stage a run is at: its first stage not finished, or the last one once all are."""
+    for view in selectors.run_stages(run):
+        if view.status not in FINISHED:
+            return view.stage
+    return STAGES[-1]
