@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -79,3 +80,66 @@ class StageRun(models.Model):
         if self.started and self.finished:
             return (self.finished - self.started).total_seconds()
         return None
+
+
+API_TOKEN_PREFIX = "vdt_"
+_VISIBLE = len(API_TOKEN_PREFIX) + 8
+
+
+def token_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A Bearer token for the MCP endpoint (/mcp) that acts for its user.
+
+    Only the sha256 of the secret is stored. The secret has 256 random bits, so a plain hash
+    is enough (no salt or slow hash: there is nothing to guess), and a token is found by its
+    digest alone. The secret is shown once, when the token is made; a lost one is revoked
+    (deleted) and replaced, never recovered. `prefix`, the secret's first characters, lets a
+    person tell their tokens apart.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=80, help_text="what the token is for, e.g. a laptop")
+    prefix = models.CharField(max_length=16, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = "API token"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="one_token_name_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    def new_secret(self) -> str:
+        """Give this (unsaved) token a fresh secret and return it: the only time it is seen."""
+        secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+        self.prefix = secret[:_VISIBLE]
+        self.digest = token_digest(secret)
+        return secret
+
+    @classmethod
+    def issue(cls, user, name: str) -> tuple[ApiToken, str]:
+        token = cls(user=user, name=name)
+        secret = token.new_secret()
+        token.save()
+        return token, secret
+
+    @classmethod
+    def find(cls, secret: str) -> ApiToken | None:
+        """The token with this secret, if its user is active; None for anything else."""
+        if not secret.startswith(API_TOKEN_PREFIX) or len(secret) > 200:
+            return None
+        return (
+            cls.objects.select_related("user")
+            .filter(digest=token_digest(secret), user__is_active=True)
+            .first()
+        )
