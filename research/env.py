@@ -10,7 +10,9 @@ import ipaddress
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -102,6 +104,55 @@ def env_pairs(name: str) -> dict[str, str]:
             raise ImproperlyConfigured(f"{name}: {key!r} is listed twice")
         pairs[key] = value
     return pairs
+
+
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    """One of a fixed set of words, case-insensitive."""
+    raw = os.getenv(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {raw!r}")
+    return value
+
+
+def env_url(name: str, example: str) -> str:
+    """An http(s) URL without its trailing slash, or "" when unset."""
+    raw = os.getenv(name, "").strip()
+    if not raw:
+        return ""
+    try:
+        parts = urlsplit(raw)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        valid = False
+    if not valid:
+        raise ImproperlyConfigured(f"{name} must be an http(s) URL such as {example}, got {raw!r}")
+    return raw.rstrip("/")
+
+
+def env_per_stage(list_name: str, prefix: str, stages: Mapping[str, str]) -> dict[str, str]:
+    """Per-stage values from `LIST=stage=value,...` and from `<PREFIX><STAGE>` variables.
+
+    `stages` maps every accepted spelling ("deep-read", "deepread") to the stage id. A
+    `<PREFIX><STAGE ID>` variable (LLM_MODEL_FILTER) wins over the list, so one stage can be
+    changed without rewriting the list.
+    """
+    values: dict[str, str] = {}
+    for key, value in env_pairs(list_name).items():
+        stage = stages.get(key)
+        if stage is None:
+            known = ", ".join(dict.fromkeys(stages.values()))
+            raise ImproperlyConfigured(f"{list_name}: {key!r} is not a stage; use {known}")
+        if stage in values:
+            raise ImproperlyConfigured(f"{list_name}: {key!r} names a stage listed twice")
+        values[stage] = value
+    for stage in dict.fromkeys(stages.values()):
+        value = os.getenv(prefix + stage.upper(), "").strip()
+        if value:
+            values[stage] = value
+    return values
 
 
 def stored_secret(path: Path) -> str:

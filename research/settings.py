@@ -6,15 +6,19 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from research.env import (
     env_bool,
+    env_choice,
     env_float,
     env_int,
     env_list,
     env_networks,
     env_pairs,
+    env_per_stage,
     env_str,
+    env_url,
     load_env_file,
     stored_secret,
 )
@@ -146,15 +150,55 @@ SOURCES = env_pairs("SOURCES")
 # Used when a question names no source: names from SOURCES, or (as before) raw specs.
 DEFAULT_SOURCES = env_list("DEFAULT_SOURCES", "ddgs")
 
-# Pipeline limits (DESIGN section 1). DESIGN's seed limits (25 candidates, 12 kept, 8 read,
-# 12,000 characters) cap what an LLM is sent. The deterministic reader costs milliseconds a
-# page, so its budget is set by fetch time instead: 30 pages in 4 parallel waves of
-# FETCH_CONCURRENCY, long enough to reach a documentation page's tables and caveats.
-MAX_CANDIDATES = env_int("MAX_CANDIDATES", 50, minimum=1)
-MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
+# The model (DESIGN section 4): optional. Any OpenAI-compatible chat-completions endpoint,
+# named up to its /v1 (OpenAI, DeepSeek, Ollama, vLLM, llama.cpp server). The operator
+# configures it, so a localhost or intranet address is allowed. Without LLM_BASE_URL every
+# stage runs its deterministic method and nothing below applies.
+LLM_BASE_URL = env_url("LLM_BASE_URL", "http://127.0.0.1:11434/v1")
+LLM_API_KEY = env_str("LLM_API_KEY")
+LLM_MODEL = env_str("LLM_MODEL").strip()
+if LLM_BASE_URL and not LLM_MODEL:
+    raise ImproperlyConfigured(
+        "LLM_BASE_URL is set but LLM_MODEL is not: name the model to ask, e.g. LLM_MODEL=qwen3:8b"
+    )
+# A model per task, where it differs from LLM_MODEL: LLM_STAGE_MODELS=filter=qwen3:8b,... or
+# LLM_MODEL_PLAN, LLM_MODEL_FILTER, LLM_MODEL_DEEPREAD, LLM_MODEL_CROSSCHECK, LLM_MODEL_DECIDE.
+LLM_STAGE_MODELS = env_per_stage(
+    "LLM_STAGE_MODELS",
+    "LLM_MODEL_",
+    {
+        "plan": "plan",
+        "filter": "filter",
+        "deepread": "deepread",
+        "deep-read": "deepread",
+        "deep_read": "deepread",
+        "crosscheck": "crosscheck",
+        "cross-validate": "crosscheck",
+        "cross_validate": "crosscheck",
+        "decide": "decide",
+    },
+)
+# Prompt plus answer tokens one run may spend; a call that would go past it is not made and
+# the run finishes with the deterministic methods, saying so.
+LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 15_000, minimum=1)
+LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1)  # calls in flight per stage
+LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=1.0)  # total seconds for one request
+# How the answer's JSON Schema is sent: json_schema (structured outputs), json_object (JSON
+# mode, the schema in the prompt), or auto: json_schema until the endpoint refuses it.
+LLM_RESPONSE_FORMAT = env_choice(
+    "LLM_RESPONSE_FORMAT", ("auto", "json_schema", "json_object"), "auto"
+)
+
+# Pipeline limits (DESIGN section 1). With a model, DESIGN's seed limits (25 candidates,
+# 12 kept, 8 read, 12,000 characters) cap what it is sent. The deterministic reader costs
+# milliseconds a page, so its budget is set by fetch time instead: 30 pages in 4 parallel
+# waves of FETCH_CONCURRENCY, long enough to reach a documentation page's tables and caveats.
+_LLM = bool(LLM_BASE_URL)
+MAX_CANDIDATES = env_int("MAX_CANDIDATES", 25 if _LLM else 50, minimum=1)
+MAX_KEPT = env_int("MAX_KEPT", 12 if _LLM else 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
-MAX_PAGES = env_int("MAX_PAGES", 30, minimum=1)
-MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
+MAX_PAGES = env_int("MAX_PAGES", 8 if _LLM else 30, minimum=1)
+MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 12_000 if _LLM else 30_000, minimum=500)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
 # Network behaviour (DESIGN sections 3 and 4).

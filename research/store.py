@@ -135,6 +135,7 @@ class RunStore:
             "provider_outcomes": {},
             "replans": [],
             "tokens": {"total": 0},
+            "analysis": {"mode": "deterministic", "model": None},
         }
         atomic_write(self.path / INDEX, dumps(index))
         self.log("run_created", params=params)
@@ -224,6 +225,35 @@ class RunStore:
             if change(index) is not False:
                 atomic_write(self.path / INDEX, dumps(index))
             return index
+
+    def add_tokens(self, stage: str, prompt: int, completion: int) -> None:
+        """Count model tokens a stage spent: `tokens: {<stage>: {prompt, completion}, total}`.
+        Added, not set: a stage that runs again spends its tokens again."""
+
+        def add(index: dict[str, Any]) -> None:
+            tokens = index.setdefault("tokens", {"total": 0})
+            used = tokens.setdefault(stage, {"prompt": 0, "completion": 0})
+            used["prompt"] += prompt
+            used["completion"] += completion
+            tokens["total"] = int(tokens.get("total") or 0) + prompt + completion
+
+        self.update_index(add)
+
+    def update_analysis(self, **fields: Any) -> None:
+        """Set keys of `analysis: {mode, model, ...}`, the method that produced the run."""
+        self.update_index(lambda index: index.setdefault("analysis", {}).update(fields))
+
+    def mark_budget_exhausted(self, entry: dict[str, Any]) -> None:
+        """Note where the run's token budget ran out; the first note stands."""
+
+        def mark(index: dict[str, Any]) -> bool:
+            analysis = index.setdefault("analysis", {})
+            if analysis.get("budget_exhausted"):
+                return False
+            analysis["budget_exhausted"] = entry
+            return True
+
+        self.update_index(mark)
 
     def log(self, event: str, **data: Any) -> None:
         """Append one decision-log line. A single write() of one line keeps lines whole."""

@@ -1,0 +1,385 @@
+"""One model call: a chat-completions request whose answer must validate against a schema.
+
+`ChatClient.ask` never raises for anything the endpoint or the model does. It returns an
+Answer: the validated value with outcome OK, or no value with the outcome and the reason
+(DESIGN section 3), and the caller falls back to its deterministic method.
+
+- The schema goes with the request as `response_format: json_schema` (strict structured
+  outputs). In `auto` mode an endpoint that refuses that with a 400 is asked again with
+  `json_object` and the schema in the prompt, and this process remembers to ask it that way.
+- An answer that is not valid JSON for the schema, or was cut off at max_tokens, goes back
+  to the model once with the error ("reply with the corrected JSON only"); a second bad
+  answer is given up on (UNAVAILABLE, with both reasons).
+- 429, 5xx, 408 and timeouts are tried again (LLM tries, RETRY_TRIES, exponential backoff
+  with jitter, at least as long as Retry-After asks, in seconds or as an HTTP date, up to
+  RETRY_AFTER_CAP). 401 and 403 are UNAUTHORIZED at once; other refusals are UNAVAILABLE.
+- Each request has a total deadline (LLM_TIMEOUT): connecting, sending, waiting for the
+  model and reading its answer all end by it.
+- Every request first asks the run's TokenBudget for room; one it cannot afford is not
+  sent, and the answer is BLOCKED.
+
+The endpoint is the operator's (often Ollama or vLLM on localhost), so the private-address
+guard that protects page fetches does not apply to it; it is reached with httpx directly,
+without environment proxies and without following redirects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any, Generic, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from research.llm.answers import InvalidAnswer, parse_answer, strict_schema
+from research.llm.budget import TokenBudget, Usage, estimate_tokens
+from research.llm.config import LLMConfig
+from research.outcomes import Outcome
+from research.providers.http import describe
+
+M = TypeVar("M", bound=BaseModel)
+Note = Callable[..., None]
+Sleep = Callable[[float], Awaitable[None]]
+
+RETRY_AFTER_CAP = 30.0  # seconds: the longest wait between two tries, whatever the server asks
+REPAIR_ECHO_CHARS = 4_000  # of an invalid answer, quoted back in the repair request
+ERROR_CHARS = 300  # of an endpoint's error message, kept in the reason
+
+# (base URL, model) pairs that refused json_schema in this process: asked with json_object.
+_JSON_OBJECT_ONLY: set[tuple[str, str]] = set()
+_formats_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Ask(Generic[M]):
+    """What a stage asks the model.
+
+    `task` names the call in the log and in the schema ("plan", "filter"); `system` is the
+    rendered prompt, `user` the data; `max_tokens` caps the answer (and is what the budget
+    holds for it); `fallback` says in words what the stage does without an answer.
+    """
+
+    task: str
+    schema: type[M]
+    system: str
+    user: str
+    max_tokens: int
+    fallback: str
+
+
+@dataclass(frozen=True)
+class Answer(Generic[M]):
+    task: str
+    model: str
+    outcome: Outcome
+    value: M | None = None  # set only when outcome is OK
+    reason: str = ""  # why there is no value
+    usage: Usage = field(default_factory=Usage)
+    requests: int = 0  # HTTP requests made: tries, the json_object resend and the repair
+    repaired: bool = False  # the value came from the repair request
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+
+@dataclass
+class _Reply:
+    """One request's end, after its tries."""
+
+    outcome: Outcome
+    text: str = ""
+    finish_reason: str | None = None
+    usage: Usage | None = None
+    reason: str = ""
+    status: int | None = None
+    retry: bool = False
+    retry_after: float | None = None
+    requests: int = 1
+
+
+def _discard(event: str, **data: Any) -> None:
+    pass
+
+
+class ChatClient:
+    def __init__(
+        self,
+        config: LLMConfig,
+        model: str,
+        http: httpx.AsyncClient,
+        budget: TokenBudget,
+        stage: str,
+        *,
+        sleep: Sleep = asyncio.sleep,
+        note: Note = _discard,
+    ) -> None:
+        self.config = config
+        self.model = model
+        self.url = f"{config.base_url}/chat/completions"
+        self._http = http
+        self._budget = budget
+        self._stage = stage
+        self._sleep = sleep
+        self._note = note
+
+    async def ask(self, ask: Ask[M]) -> Answer[M]:
+        usage = Usage()
+        requests = 0
+        repair: list[dict[str, str]] = []
+        first_error = ""
+        while True:
+            reply = await self._exchange(ask, repair)
+            usage += reply.usage or Usage()
+            requests += reply.requests
+            done = dict(task=ask.task, model=self.model, usage=usage, requests=requests)
+            if reply.outcome is not Outcome.OK:
+                return Answer(**done, outcome=reply.outcome, reason=reply.reason)
+            try:
+                value = parse_answer(reply.text, reply.finish_reason, ask.schema)
+            except InvalidAnswer as exc:
+                if repair:
+                    reason = (
+                        f"the answer was invalid ({first_error}), "
+                        f"and so was the repaired one ({exc})"
+                    )
+                    return Answer(**done, outcome=Outcome.UNAVAILABLE, reason=reason)
+                first_error = str(exc)
+                self._note("llm_repair", stage=self._stage, task=ask.task, reason=first_error)
+                repair = [
+                    {"role": "assistant", "content": reply.text[:REPAIR_ECHO_CHARS]},
+                    {"role": "user", "content": _repair_request(first_error)},
+                ]
+                continue
+            return Answer(**done, outcome=Outcome.OK, value=value, repaired=bool(repair))
+
+    # --- one request, in the right format, within the budget ------------------------------
+
+    async def _exchange(self, ask: Ask[M], repair: list[dict[str, str]]) -> _Reply:
+        chosen = self._format()
+        reply = await self._budgeted(ask, chosen, repair)
+        refused = reply.status == 400 and chosen == "json_schema"
+        if not (refused and self.config.response_format == "auto"):
+            return reply
+        again = await self._budgeted(ask, "json_object", repair)
+        if again.outcome is Outcome.OK:
+            with _formats_lock:
+                _JSON_OBJECT_ONLY.add((self.config.base_url, self.model))
+            self._note(
+                "llm_response_format",
+                stage=self._stage,
+                model=self.model,
+                format="json_object",
+                reason=f"the endpoint refused json_schema: {reply.reason}",
+            )
+        return replace(
+            again,
+            requests=reply.requests + again.requests,
+            usage=(reply.usage or Usage()) + (again.usage or Usage()),
+        )
+
+    def _format(self) -> str:
+        if self.config.response_format != "auto":
+            return self.config.response_format
+        with _formats_lock:
+            known = (self.config.base_url, self.model) in _JSON_OBJECT_ONLY
+        return "json_object" if known else "json_schema"
+
+    async def _budgeted(self, ask: Ask[M], chosen: str, repair: list[dict[str, str]]) -> _Reply:
+        messages = _messages(ask, chosen, repair)
+        prompt = sum(estimate_tokens(m["content"]) for m in messages)
+        permit = await self._budget.reserve(self._stage, ask.task, prompt + ask.max_tokens)
+        if permit is None:
+            return _Reply(Outcome.BLOCKED, reason=self._budget.refusal(), requests=0)
+        reply = _Reply(Outcome.UNAVAILABLE, reason="the request was interrupted", requests=0)
+        try:
+            reply = await self._send(self._body(ask, chosen, messages))
+            if reply.outcome is Outcome.OK and reply.usage is None:
+                reply.usage = Usage(prompt, estimate_tokens(reply.text), estimated=True)
+        finally:
+            self._budget.settle(permit, reply.usage or Usage())
+        return reply
+
+    def _body(self, ask: Ask[M], chosen: str, messages: list[dict[str, str]]) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": ask.max_tokens,
+            "temperature": 0,
+            "stream": False,
+        }
+        if chosen == "json_schema":
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": ask.schema.__name__,
+                    "schema": strict_schema(ask.schema),
+                    "strict": True,
+                },
+            }
+        else:
+            body["response_format"] = {"type": "json_object"}
+        return body
+
+    # --- tries ----------------------------------------------------------------------------
+
+    async def _send(self, body: dict[str, Any]) -> _Reply:
+        tries = max(1, self.config.tries)
+        attempt = 0
+        while True:
+            attempt += 1
+            reply = await self._post(body)
+            if not reply.retry or attempt >= tries:
+                break
+            await self._sleep(self._delay(attempt, reply.retry_after))
+        reply.requests = attempt
+        if reply.outcome is not Outcome.OK and attempt > 1:
+            reply.reason = f"{reply.reason} (after {attempt} tries)"
+        return reply
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        delay = self.config.base_delay * 2 ** (attempt - 1)
+        delay += random.uniform(0, delay)
+        if retry_after is not None:
+            delay = max(delay, retry_after)
+        return min(delay, RETRY_AFTER_CAP)
+
+    async def _post(self, body: dict[str, Any]) -> _Reply:
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                response = await self._http.post(self.url, json=body)
+        except (TimeoutError, httpx.TimeoutException):
+            reason = (
+                f"no complete answer within the {self.config.timeout:g} s deadline (LLM_TIMEOUT)"
+            )
+            return _Reply(Outcome.TIMEOUT, reason=reason, retry=True)
+        except httpx.HTTPError as exc:
+            reason = f"could not reach the endpoint: {describe(exc)}"
+            return _Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
+        return _read(response)
+
+
+def _read(response: httpx.Response) -> _Reply:
+    status = response.status_code
+    if 200 <= status < 300:
+        return _completion(response)
+    detail = _error_message(response)
+    wait = retry_after(response.headers.get("Retry-After"))
+    if status in (401, 403):
+        reason = f"the endpoint refused the credentials ({status}: {detail}); check LLM_API_KEY"
+        return _Reply(Outcome.UNAUTHORIZED, reason=reason, status=status)
+    if status == 429:
+        reason = f"rate limited (429: {detail})"
+        return _Reply(
+            Outcome.RATE_LIMITED, reason=reason, status=status, retry=True, retry_after=wait
+        )
+    if status in (408, 504):
+        reason = f"the endpoint timed out ({status}: {detail})"
+        return _Reply(Outcome.TIMEOUT, reason=reason, status=status, retry=True, retry_after=wait)
+    if status >= 500:
+        reason = f"the endpoint failed ({status}: {detail})"
+        return _Reply(
+            Outcome.UNAVAILABLE, reason=reason, status=status, retry=True, retry_after=wait
+        )
+    reason = f"the endpoint refused the request ({status}: {detail})"
+    return _Reply(Outcome.UNAVAILABLE, reason=reason, status=status)
+
+
+def _completion(response: httpx.Response) -> _Reply:
+    try:
+        payload = response.json()
+        choice = payload["choices"][0]
+        content = choice["message"].get("content")
+        finish_reason = choice.get("finish_reason")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        reason = "the endpoint's reply is not a chat completion (no choices[0].message)"
+        return _Reply(Outcome.UNAVAILABLE, reason=reason, status=response.status_code)
+    if isinstance(content, list):  # content parts: keep their text
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return _Reply(
+        Outcome.OK,
+        text=content if isinstance(content, str) else "",
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        usage=_usage(payload.get("usage")),
+        status=response.status_code,
+    )
+
+
+def _usage(raw: Any) -> Usage | None:
+    """The reported usage; None when it is missing or says nothing was spent."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        prompt = int(raw.get("prompt_tokens") or 0)
+        completion = int(raw.get("completion_tokens") or 0)
+    except (TypeError, ValueError):
+        return None
+    if prompt < 0 or completion < 0 or prompt + completion == 0:
+        return None
+    return Usage(prompt, completion)
+
+
+def _error_message(response: httpx.Response) -> str:
+    """The endpoint's own words for an error ({"error": {"message"}} in the OpenAI API)."""
+    try:
+        payload = response.json()
+    except ValueError:
+        text = response.text.strip()
+    else:
+        error = payload.get("error") if isinstance(payload, dict) else None
+        if isinstance(error, dict):
+            text = str(error.get("message") or error)
+        elif error:
+            text = str(error)
+        else:
+            text = json.dumps(payload)
+    text = " ".join(text.split()) or response.reason_phrase or "no message"
+    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
+
+
+def retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds a Retry-After header asks to wait (a number or an HTTP date), None if absent
+    or unreadable."""
+    if not value or not value.strip():
+        return None
+    text = value.strip()
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+# --- messages -------------------------------------------------------------------------------
+
+_JSON_ONLY = "Reply with one JSON object and nothing else: no prose, no code fences."
+
+
+def _messages(ask: Ask[M], chosen: str, repair: list[dict[str, str]]) -> list[dict[str, str]]:
+    if chosen == "json_schema":
+        rule = _JSON_ONLY
+    else:
+        schema = json.dumps(strict_schema(ask.schema), ensure_ascii=False)
+        rule = f"{_JSON_ONLY} It must match this JSON Schema:\n{schema}"
+    system = f"{ask.system.rstrip()}\n\n{rule}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": ask.user}, *repair]
+
+
+def _repair_request(error: str) -> str:
+    return (
+        f"That answer cannot be used: {error}. Reply again with only the corrected JSON "
+        "object, matching the schema, and nothing else."
+    )

@@ -1,0 +1,59 @@
+"""The system prompts the model gets, rendered from templates/prompts/llm/<task>.md.j2.
+
+They are built on the same Jinja2 templates the MCP prompts serve: a task's template
+includes its stage's prompt (filter.md.j2, ...) for the method, then says how to answer
+here, where the model reads no resources and calls no tools. So the method an MCP client
+follows and the one the built-in model follows are one text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import jinja2
+from django.conf import settings
+
+from research import names
+from research.store import INDEX
+
+RUNS_URI = "research://runs"
+
+
+@cache
+def _environment(directory: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+    )
+
+
+def render(task: str, *, stage: str, run_id: str, question: str, **context: Any) -> str:
+    """The system prompt for `task`, with what the stage prompt it includes needs."""
+    env = _environment(str(settings.BASE_DIR / "templates" / "prompts"))
+    return env.get_template(f"llm/{task}.md.j2").render(
+        stage=stage,
+        stage_label=names.stage_label(stage),
+        run_id=run_id,
+        question=question,
+        uri=lambda name: f"{RUNS_URI}/{run_id}/{name}",
+        artifacts=_artifacts(),
+        **context,
+    )
+
+
+def _artifacts() -> dict[str, str]:
+    return {
+        "index": INDEX,
+        "plan": names.PLAN,
+        "candidates": names.CANDIDATES,
+        "filtered": names.FILTERED,
+        "notes": names.NOTES,
+        "notes_md": names.NOTES_MD,
+        "crosscheck": names.CROSSCHECK,
+        "decision": names.DECISION,
+        "report": names.REPORT,
+        "pages": names.PAGES_DIR,
+    }

@@ -1,0 +1,185 @@
+"""The model as one stage of one run sees it: `open_llm(...)` and `StageLLM.ask_all(...)`.
+
+A StageLLM ties the client to the run: the model for the task, the run's token budget, the
+stage that tokens are counted under, and the decision log. Every answer is logged
+(`llm_call`), every answer without a value also as `llm_fallback` with the reason and what
+the stage does instead, and the outcomes are counted in the manifest beside the stage's
+other providers (`provider_outcomes.<stage>.llm`).
+
+After an UNAUTHORIZED answer, or TIMEOUT/UNAVAILABLE from the endpoint on
+BREAKER_LIMIT calls in a row, the rest of the stage's calls are not made: each would wait
+out the same failure.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from research.llm.budget import TokenBudget
+from research.llm.client import Answer, Ask, ChatClient, Sleep
+from research.llm.concurrency import gather_limited, run_sync
+from research.llm.config import LLMConfig
+from research.outcomes import Outcome
+from research.stages.context import StageContext
+from research.store import RunStore
+
+M = TypeVar("M", bound=BaseModel)
+
+BREAKER_LIMIT = 3
+USER_AGENT = "Verdict/0.1"
+
+
+class StageLLM:
+    def __init__(
+        self,
+        config: LLMConfig,
+        stage: str,
+        task: str,
+        ctx: StageContext,
+        store: RunStore | None = None,
+        budget: TokenBudget | None = None,
+        sleep: Sleep | None = None,
+    ) -> None:
+        self.config = config
+        self.stage = stage  # the pipeline stage whose `tokens` entry the calls count under
+        self.task = task  # what is asked ("plan" within retrieve); picks the model
+        self.model = config.model_for(task)
+        self.ctx = ctx
+        self.store = store
+        self.budget = budget or TokenBudget(config.max_tokens_per_run, store, ctx)
+        self._sleep = sleep
+        self._outcomes: Counter[str] = Counter()
+        self._stopped: tuple[Outcome, str] | None = None
+        self._failures_in_a_row = 0
+
+    @property
+    def run_id(self) -> str:
+        return self.store.run_id if self.store is not None else ""
+
+    def ask(self, ask: Ask[M]) -> Answer[M]:
+        return self.ask_all([ask])[0]
+
+    def ask_all(self, asks: Sequence[Ask[M]]) -> list[Answer[M]]:
+        """Every answer, in order, with at most LLM_CONCURRENCY requests in flight."""
+        if not asks:
+            return []
+        answers = run_sync(functools.partial(self._ask_all, list(asks)))
+        self._count([a.outcome for a in answers])
+        return answers
+
+    async def _ask_all(self, asks: list[Ask[M]]) -> list[Answer[M]]:
+        headers = {"User-Agent": USER_AGENT}
+        if self.config.api_key:
+            headers["Authorization"] = f"Bearer {self.config.api_key}"
+        limits = httpx.Limits(max_connections=self.config.concurrency)
+        async with httpx.AsyncClient(
+            headers=headers,
+            timeout=self.config.timeout,
+            limits=limits,
+            trust_env=False,
+            follow_redirects=False,
+        ) as http:
+            client = ChatClient(
+                self.config,
+                self.model,
+                http,
+                self.budget,
+                self.stage,
+                note=self.ctx.record,
+                **({"sleep": self._sleep} if self._sleep else {}),
+            )
+            calls = [functools.partial(self._one, client, ask) for ask in asks]
+            return await gather_limited(calls, self.config.concurrency)
+
+    async def _one(self, client: ChatClient, ask: Ask[M]) -> Answer[M]:
+        if self._stopped is not None:
+            outcome, reason = self._stopped
+            answer: Answer[M] = Answer(ask.task, self.model, outcome, reason=reason)
+        else:
+            answer = await client.ask(ask)
+            self._watch(answer)
+        self._log(ask, answer)
+        return answer
+
+    def _watch(self, answer: Answer[M]) -> None:
+        if answer.outcome is Outcome.UNAUTHORIZED:
+            self._stopped = (answer.outcome, f"not asked: {answer.reason}")
+            return
+        unreachable = answer.outcome in (Outcome.TIMEOUT, Outcome.RATE_LIMITED) or (
+            answer.outcome is Outcome.UNAVAILABLE and answer.usage.total == 0
+        )
+        self._failures_in_a_row = self._failures_in_a_row + 1 if unreachable else 0
+        if self._failures_in_a_row >= BREAKER_LIMIT:
+            self._stopped = (
+                answer.outcome,
+                f"not asked: the model failed {BREAKER_LIMIT} calls in a row "
+                f"in this stage (last: {answer.reason})",
+            )
+
+    def _log(self, ask: Ask[M], answer: Answer[M]) -> None:
+        self.ctx.record(
+            "llm_call",
+            stage=self.stage,
+            task=ask.task,
+            model=self.model,
+            outcome=answer.outcome.value,
+            prompt_tokens=answer.usage.prompt,
+            completion_tokens=answer.usage.completion,
+            estimated=answer.usage.estimated,
+            requests=answer.requests,
+            repaired=answer.repaired,
+            reason=answer.reason,
+        )
+        if not answer.ok:
+            self.ctx.record(
+                "llm_fallback",
+                stage=self.stage,
+                task=ask.task,
+                outcome=answer.outcome.value,
+                reason=answer.reason,
+                fallback=ask.fallback,
+            )
+
+    def _count(self, outcomes: list[Outcome]) -> None:
+        """Keep `provider_outcomes.<stage>.llm` up to date with every call of this session."""
+        self._outcomes.update(o.value for o in outcomes)
+        if self.store is None:
+            return
+        counts = dict(self._outcomes)
+
+        def record(index: dict[str, Any]) -> None:
+            by_stage = index.setdefault("provider_outcomes", {})
+            by_stage.setdefault(self.stage, {})["llm"] = counts
+
+        self.store.update_index(record)
+
+
+def open_llm(
+    store: RunStore | None, ctx: StageContext, stage: str, task: str | None = None
+) -> StageLLM | None:
+    """The model for `task` (default: the stage) of this run, or None when no model is
+    configured: then the stage runs its deterministic method and nothing is recorded.
+
+    Opening it marks the run as analysed in LLM mode (index.json `analysis`), naming the
+    model, any per-task models that differ from it, and the token budget."""
+    config = LLMConfig.from_settings()
+    if config is None:
+        return None
+    llm = StageLLM(config, stage, task or stage, ctx, store)
+    if store is not None:
+        fields: dict[str, object] = {
+            "mode": "llm",
+            "model": config.model,
+            "budget": config.max_tokens_per_run,
+        }
+        differ = {t: m for t, m in config.stage_models.items() if m != config.model}
+        if differ:
+            fields["models"] = differ
+        store.update_analysis(**fields)
+    return llm
