@@ -22,6 +22,7 @@ from research.env import (
     load_env_file,
     stored_secret,
 )
+from research.providers.mcp_sources import load as load_mcp_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 load_env_file(BASE_DIR / ".env")
@@ -143,6 +144,16 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 60, minimum=1)
 
 # --- Verdict -----------------------------------------------------------------------------
 
+# `manage.py serve` listens here. Loopback by default: nothing off this machine reaches the
+# web pages or /mcp. To serve a network, set it to 0.0.0.0 (or an address), name the host
+# in ALLOWED_HOSTS and put a TLS proxy in front.
+WEB_HOST = env_str("WEB_HOST", "127.0.0.1")
+# MCP over Streamable HTTP (/mcp). Browser pages may call it only from this site's own origin
+# and from these (e.g. https://inspector.example.com), comma-separated.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
+# Tool calls allowed per API token in any 60 seconds; past that, 429 with RATE_LIMITED.
+MCP_RATE_LIMIT = env_int("MCP_RATE_LIMIT", 60, minimum=1)
+
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 # The sources people may choose on the web and over MCP, by name: name=local:DIR,
 # name=searxng:URL or name=ddgs, comma-separated. They never see or type the spec.
@@ -227,6 +238,13 @@ RETRY_BASE_DELAY = env_float("RETRY_BASE_DELAY", 0.5, minimum=0.0)
 LOCAL_MAX_BYTES = env_int("LOCAL_MAX_BYTES", 5_000_000, minimum=1024)
 # The local corpus indexes live here, one per folder; nothing is written into a corpus.
 LOCAL_INDEX_DIR = (BASE_DIR / env_str("LOCAL_INDEX_DIR", str(VAR_DIR / "index"))).resolve()
+# Remote MCP servers whose allowlisted tools can be sources (mcp:NAMESPACE.TOOL): a JSON
+# file, described in research/providers/mcp_sources.py and the README. No file, no servers.
+# Read here once so that a malformed file stops start-up with the file and the problem.
+MCP_SOURCES_FILE = (
+    BASE_DIR / env_str("MCP_SOURCES_FILE", str(VAR_DIR / "mcp_sources.json"))
+).resolve()
+load_mcp_sources(MCP_SOURCES_FILE)
 
 # Celery and Redis. With REDIS_URL unset, `make run` starts an embedded redis-server.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6390/0")

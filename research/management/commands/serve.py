@@ -35,7 +35,11 @@ class Command(BaseCommand):
     help = "Start Redis, a Celery worker and the web server on one machine."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument(
+            "--host",
+            default=settings.WEB_HOST,
+            help=f"address to listen on (default WEB_HOST, {settings.WEB_HOST}: this machine only)",
+        )
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes")
         parser.add_argument(
@@ -142,8 +146,13 @@ class Command(BaseCommand):
             opts["host"],
             "--port",
             str(opts["port"]),
+            # The MCP endpoint's session managers live in the lifespan (research/asgi.py).
             "--lifespan",
-            "off",
+            "on",
+            # Open MCP streams (GET /mcp) would hold a shutdown up until the supervisor's
+            # SIGKILL; after this many seconds they are closed.
+            "--timeout-graceful-shutdown",
+            "5",
         ]
         children.append(Child("web", "The web server", web, env=env, out=out))
         return children

@@ -1,0 +1,347 @@
+"""Verdict's MCP server over Streamable HTTP at /mcp, on the web app's own ASGI server.
+
+Every request passes three gates before the SDK sees it, each answered in plain words with
+a JSON-RPC error body (the SDK's client shows its message) and never a stack trace:
+
+1. Host and Origin (DNS-rebinding protection): the Host must be one of ALLOWED_HOSTS, and an
+   Origin, when a browser sends one, must be this server's own or listed in
+   MCP_ALLOWED_ORIGINS. Otherwise 421 (Host) or 403 (Origin).
+2. A Bearer API token (research.models.ApiToken) of an active user, else 401 with
+   `WWW-Authenticate: Bearer`.
+3. Tool calls per token: at most MCP_RATE_LIMIT `tools/call` requests in any 60 s, else 429
+   with Retry-After and the outcome RATE_LIMITED.
+
+The server acts for the token's user, so each user gets their own `build_server(user)` and
+StreamableHTTPSessionManager, made on that user's first request and kept for the life of the
+process. A manager's `run()` opens the task group its sessions live in and can be entered
+only once, so it runs as a task of a task group that the ASGI lifespan opens at start-up and
+cancels at shutdown (which ends every session). Sessions are in this process's memory, like
+the rate limiter's counts: a deployment that spreads /mcp over several processes needs
+sticky sessions. Each session is also bound to the token that opened it (the SDK compares
+`scope["user"]` on every request), so another token, even of the same user, gets 404.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+from anyio.abc import TaskGroup, TaskStatus
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, Response
+from starlette.types import Message, Receive, Scope, Send
+
+from research.mcp.server import build_server
+from research.models import ApiToken
+from research.outcomes import Outcome
+
+logger = logging.getLogger(__name__)
+
+PATHS = frozenset({"/mcp", "/mcp/"})
+WINDOW = 60.0  # seconds over which MCP_RATE_LIMIT counts tool calls
+LAST_USED_EVERY = timedelta(minutes=1)  # how stale ApiToken.last_used may get (saves writes)
+
+# Implementation-defined JSON-RPC server errors (-32000..-32099), clear of the SDK's own.
+UNAUTHORIZED_CODE = -32060
+FORBIDDEN_CODE = -32061
+RATE_LIMITED_CODE = -32062
+
+
+def is_mcp(scope: Scope) -> bool:
+    return scope["type"] == "http" and scope["path"] in PATHS
+
+
+class McpEndpoint:
+    """The ASGI app for /mcp, plus the lifespan handler that its session managers need."""
+
+    def __init__(self) -> None:
+        self._managers: dict[int, StreamableHTTPSessionManager] = {}
+        self._task_group: TaskGroup | None = None
+        self._creating: anyio.Lock | None = None
+        self.limiter = RateLimiter()
+
+    # --- lifespan -------------------------------------------------------------------------
+
+    async def lifespan(self, receive: Receive, send: Send) -> None:
+        """ASGI lifespan: hold the task group every session manager runs in."""
+        await receive()  # lifespan.startup
+        async with anyio.create_task_group() as group:
+            self._task_group = group
+            self._creating = anyio.Lock()
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+            self._task_group = None
+            self._managers.clear()
+            group.cancel_scope.cancel()
+        await send({"type": "lifespan.shutdown.complete"})
+
+    # --- requests -------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._task_group is None:
+            refusal = _error(
+                503,
+                -32603,
+                "The MCP endpoint needs the ASGI lifespan: run uvicorn with `--lifespan on` "
+                "(manage.py serve does).",
+            )
+            await refusal(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        refusal = _host_or_origin_refusal(scope, headers)
+        if refusal is None:
+            token, refusal = await _authenticate(headers)
+        if refusal is None:
+            body, receive, refusal = await _buffer_body(scope, receive)
+        if refusal is None:
+            refusal = self._rate_limit(token, body)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        manager = await self._manager_for(token)
+        principal = AccessToken(token=token.prefix, client_id=f"api-token:{token.pk}", scopes=[])
+        await manager.handle_request({**scope, "user": AuthenticatedUser(principal)}, receive, send)
+
+    def _rate_limit(self, token: ApiToken, body: bytes) -> Response | None:
+        calls = tool_calls(body)
+        if not calls:
+            return None
+        limit = settings.MCP_RATE_LIMIT
+        wait = self.limiter.take(token.pk, calls, limit)
+        if not wait:
+            return None
+        seconds = max(1, math.ceil(wait))
+        message = (
+            f"{Outcome.RATE_LIMITED}: this token has made {limit} tool calls in the last "
+            f"minute, the most MCP_RATE_LIMIT allows. Try again in {seconds} s."
+        )
+        data = {"outcome": Outcome.RATE_LIMITED, "retry_after": seconds, "limit": limit}
+        response = _error(429, RATE_LIMITED_CODE, message, request_id(body), data)
+        response.headers["Retry-After"] = str(seconds)
+        return response
+
+    async def _manager_for(self, token: ApiToken) -> StreamableHTTPSessionManager:
+        user_id = token.user_id
+        manager = self._managers.get(user_id)
+        if manager is not None:
+            return manager
+        assert self._creating is not None and self._task_group is not None
+        async with self._creating:
+            manager = self._managers.get(user_id)
+            if manager is None:
+                server = await sync_to_async(build_server)(token.user)
+                # Host and Origin were checked above, against this site's own settings.
+                server.streamable_http_app(
+                    transport_security=TransportSecuritySettings(
+                        enable_dns_rebinding_protection=False
+                    )
+                )
+                manager = server.session_manager
+                await self._task_group.start(_run_manager, manager)
+                self._managers[user_id] = manager
+                logger.info("MCP over HTTP: sessions for user %s started", user_id)
+        return manager
+
+
+async def _run_manager(
+    manager: StreamableHTTPSessionManager, *, task_status: TaskStatus[None]
+) -> None:
+    async with manager.run():
+        task_status.started()
+        await anyio.sleep_forever()
+
+
+# --- the gates ----------------------------------------------------------------------------
+
+
+def _host_or_origin_refusal(scope: Scope, headers: Headers) -> Response | None:
+    host = headers.get("host", "")
+    domain, _ = split_domain_port(host)
+    if not domain or not validate_host(domain, _allowed_hosts()):
+        return _error(
+            421,
+            FORBIDDEN_CODE,
+            f"Host {host!r} is not one this server answers to (ALLOWED_HOSTS).",
+            data={"outcome": Outcome.BLOCKED},
+        )
+    origin = headers.get("origin")
+    if origin is None:
+        return None  # not a browser, or a same-origin request that names none
+    own = _origin(f"{_scheme(scope, headers)}://{host}")
+    allowed = {own, *(_origin(o) for o in settings.MCP_ALLOWED_ORIGINS)}
+    if _origin(origin) in allowed - {None}:
+        return None
+    logger.warning("MCP over HTTP: refused a request from Origin %r", origin[:200])
+    return _error(
+        403,
+        FORBIDDEN_CODE,
+        f"Requests from the web page at {origin[:200]} may not use this server: only this "
+        "site's own pages and the origins in MCP_ALLOWED_ORIGINS may.",
+        data={"outcome": Outcome.BLOCKED},
+    )
+
+
+def _allowed_hosts() -> list[str]:
+    hosts = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not hosts:
+        hosts = [".localhost", "127.0.0.1", "[::1]"]  # what Django itself allows
+    return hosts
+
+
+def _scheme(scope: Scope, headers: Headers) -> str:
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        header = proxy[0].removeprefix("HTTP_").replace("_", "-").lower()
+        if headers.get(header, "").split(",")[0].strip() == proxy[1]:
+            return "https"
+    return scope.get("scheme", "http")
+
+
+def _origin(value: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) with the default port filled in, or None when it is no origin."""
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
+async def _authenticate(headers: Headers) -> tuple[Any, Response | None]:
+    scheme, _, secret = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        return None, _unauthorized(
+            "This server needs an API token: send the header `Authorization: Bearer <token>`. "
+            "Create a token on your account page (/accounts/) or with "
+            "`manage.py mcp_token --user NAME --create LABEL`.",
+            'Bearer realm="verdict"',
+        )
+    token = await sync_to_async(_token_for)(secret.strip())
+    if token is None:
+        return None, _unauthorized(
+            "This API token is not valid: it was revoked, mistyped, or its account is "
+            "disabled. Create a new one on your account page (/accounts/).",
+            'Bearer realm="verdict", error="invalid_token"',
+        )
+    return token, None
+
+
+def _token_for(secret: str) -> ApiToken | None:
+    close_old_connections()  # as Django does per request: no connection outlives its use
+    token = ApiToken.find(secret)
+    if token is not None:
+        now = timezone.now()
+        if token.last_used is None or now - token.last_used > LAST_USED_EVERY:
+            ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+    return token
+
+
+def _unauthorized(message: str, challenge: str) -> Response:
+    response = _error(401, UNAUTHORIZED_CODE, message, data={"outcome": Outcome.UNAUTHORIZED})
+    response.headers["WWW-Authenticate"] = challenge
+    return response
+
+
+async def _buffer_body(scope: Scope, receive: Receive) -> tuple[bytes, Receive, Response | None]:
+    """Read a POST's body (to count its tool calls) and a `receive` that replays it."""
+    if scope["method"] != "POST":
+        return b"", receive, None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"", receive, _error(400, -32600, "The request ended before its body.")
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > DEFAULT_MAX_REQUEST_BODY_SIZE:
+            return b"", receive, _error(413, -32600, "The request body is too large (4 MiB).")
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()  # what follows the body: the client's disconnect
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return body, replay, None
+
+
+def _messages(body: bytes) -> list[dict[str, Any]]:
+    try:
+        parsed = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return []  # the SDK answers it with a parse error
+    items = parsed if isinstance(parsed, list) else [parsed]
+    return [item for item in items if isinstance(item, dict)]
+
+
+def tool_calls(body: bytes) -> int:
+    return sum(1 for m in _messages(body) if m.get("method") == "tools/call")
+
+
+def request_id(body: bytes) -> str | int | None:
+    messages = _messages(body)
+    if len(messages) == 1 and isinstance(messages[0].get("id"), str | int):
+        return messages[0]["id"]
+    return None
+
+
+def _error(
+    status: int,
+    code: int,
+    message: str,
+    rid: str | int | None = None,
+    data: dict[str, Any] | None = None,
+) -> Response:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data:
+        error["data"] = data
+    return JSONResponse({"jsonrpc": "2.0", "id": rid, "error": error}, status_code=status)
+
+
+class RateLimiter:
+    """Counts events per key over a sliding window, in this process's memory. It runs on the
+    event loop only, with no await inside `take`, so it needs no lock."""
+
+    def __init__(self, window: float = WINDOW, clock: Callable[[], float] = time.monotonic):
+        self.window = window
+        self.clock = clock
+        self._events: dict[Any, deque[float]] = {}
+
+    def take(self, key: Any, n: int, limit: int) -> float:
+        """Record `n` events for `key` and return 0, or, when that would pass `limit` in the
+        window, record nothing and return the seconds until there is room."""
+        now = self.clock()
+        events = self._events.setdefault(key, deque())
+        while events and now - events[0] >= self.window:
+            events.popleft()
+        if len(events) + n > limit:
+            if n > limit:
+                return self.window
+            return events[len(events) + n - limit - 1] + self.window - now
+        events.extend([now] * n)
+        return 0.0
