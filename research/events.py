@@ -106,7 +106,7 @@ async def listen(
     after that is never missed, or once the first attempt failed, so a server never waits
     for a Redis that is not there.
     """
-    started = False
+    started = warned = False
     while True:
         try:
             async with (
@@ -118,10 +118,14 @@ async def listen(
                 if not started:
                     started = True
                     task_status.started()
+                warned = False
                 async for message in pubsub.listen():
                     await _deliver(message, on_event)
         except (redis.RedisError, OSError) as exc:
-            logger.warning("not hearing run events from Redis (%s); trying again soon", exc)
+            # Once per outage: a server without Redis still serves, only without updates.
+            log = logger.debug if warned else logger.warning
+            log("not hearing run events from Redis (%s); trying every %g s", exc, RETRY_AFTER)
+            warned = True
         if not started:
             started = True
             task_status.started()

@@ -2,9 +2,10 @@
 
 Each tool runs the same code the pipeline stage runs (research.stages, research.providers,
 decisions), writes nothing, and answers with a pydantic model whose `status` is an Outcome
-(research.outcomes) or one of the statuses in research.mcp.common. A failure is an isError
-result that still carries that status, so "found nothing" (NO_HIT) and "could not look"
-(TIMEOUT, UNAVAILABLE, BLOCKED ...) stay apart for the client too.
+(research.outcomes) or one of the statuses in research.mcp.common. "Looked and found
+nothing" (NO_HIT) is an answer; "could not look" (TIMEOUT, UNAVAILABLE, BLOCKED ...),
+NOT_READY, INVALID and a run that is not the user's are isError results that still carry
+their status, so the two never blur for the client either.
 
 Sources are the operator's (research.sources): a client names one, never a folder or a
 search server's URL; pages are fetched only through the guarded fetcher.
@@ -393,6 +394,8 @@ def fetch_page(url: str, start_index: int, max_length: int) -> PageText | CallTo
     result = PageText(status=fetched.outcome, url=url, final_url=fetched.final_url)
     if fetched.outcome is not Outcome.OK:
         result.message = fetched.detail or f"the fetch ended {fetched.outcome}"
+        if fetched.outcome is Outcome.NO_HIT:
+            return result  # the server answered: there is no such page
         return failed(result, f"{fetched.outcome}: {result.message}")
     page = extract_page(
         fetched.body,

@@ -6,15 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
-from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from research import services, tasks
-from research.mcp import build_server
 from research.mcp.prompts import PROMPTS
+from tests.research.mcp.clients import call, call_tool
 
 pytestmark = pytest.mark.django_db
 
@@ -59,17 +57,6 @@ def make_run(owner, *, finished: bool = True):
         store.write_json("round_5_decision.json", {"recommendation": "Quillsync"})
         store.write_text("report.md", "# Report\n\nChoose Quillsync.\n")
     return run
-
-
-def call(user, scenario):
-    """Run `scenario(client)` against a fresh server for `user`; ORM calls stay on this
-    thread (async_to_sync + sync_to_async), inside the test's transaction."""
-
-    async def main():
-        async with Client(build_server(user)) as client:
-            return await scenario(client)
-
-    return async_to_sync(main)()
 
 
 def read_error(user, uri: str) -> MCPError:
@@ -181,13 +168,6 @@ def test_traversal_in_a_run_id_is_invalid_params(ada, run_id):
 def tools(user) -> dict:
     async def scenario(client):
         return {t.name: t for t in (await client.list_tools()).tools}
-
-    return call(user, scenario)
-
-
-def call_tool(user, name: str, arguments: dict):
-    async def scenario(client):
-        return await client.call_tool(name, arguments)
 
     return call(user, scenario)
 
