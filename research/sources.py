@@ -1,7 +1,9 @@
 """The sources the operator configured, by name (settings SOURCES and DEFAULT_SOURCES).
 
 People on the web and over MCP choose among these names; they never name a server folder
-or a URL. Only the operator's CLI may pass raw specs such as `local:DIR`.
+or a URL. Only the operator's CLI may pass raw specs such as `local:DIR`. A remote MCP
+tool is named by its namespace and tool (`kb=mcp:kb.search`); the server behind it is in
+MCP_SOURCES_FILE, which people never see either.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from research.providers.mcp_sources import McpSourceError, tool_spec
+
 KIND_LABELS = {
     "local": "local documents",
     "searxng": "web search (SearXNG)",
     "ddgs": "web search (DuckDuckGo)",
+    "mcp": "knowledge base (MCP)",
 }
 
 
@@ -46,11 +51,22 @@ def configured_sources() -> list[SourceChoice]:
         if kind not in KIND_LABELS:
             raise ImproperlyConfigured(
                 f"SOURCES: {name}={spec} has unknown kind {kind!r}; use local:DIR, "
-                "searxng:URL or ddgs"
+                "searxng:URL, ddgs or mcp:NAMESPACE.TOOL"
             )
+        if kind == "mcp":
+            _check_remote_tool(name, spec)
         label = f"{name} · {KIND_LABELS[kind]}"
         choices.append(SourceChoice(name, spec, label, name in defaults or spec in defaults))
     return choices
+
+
+def _check_remote_tool(name: str, spec: str) -> None:
+    """A remote tool in SOURCES must be allowlisted in MCP_SOURCES_FILE: checked from the
+    file alone, so listing the sources never waits on a server."""
+    try:
+        tool_spec(spec.partition(":")[2])
+    except McpSourceError as exc:
+        raise ImproperlyConfigured(f"SOURCES: {name}={spec}: {exc}") from None
 
 
 def resolve(names: list[str]) -> list[str]:

@@ -278,7 +278,8 @@ def test_the_operator_may_name_raw_specs_and_configured_names_when_trusted(owner
         ),
         (
             "gopher:x",
-            "Source 'gopher:x': unknown kind 'gopher'; use local:DIR, searxng:URL or ddgs.",
+            "Source 'gopher:x': unknown kind 'gopher'; use local:DIR, searxng:URL, ddgs or "
+            "mcp:NAMESPACE.TOOL.",
         ),
     ],
 )

@@ -1,4 +1,5 @@
-"""Search providers, built from source specs: `local:DIR`, `searxng:URL`, `ddgs`."""
+"""Search providers, built from source specs: `local:DIR`, `searxng:URL`, `ddgs` and
+`mcp:NAMESPACE.TOOL` (a tool of a remote MCP server named in MCP_SOURCES_FILE)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from research.providers.base import SearchProvider
+from research.providers.mcp_sources import McpSourceError, tool_spec
 from research.providers.search.ddgs_provider import DdgsProvider
 from research.providers.search.local import LocalCorpus
+from research.providers.search.mcp_remote import McpSearchProvider
 from research.providers.search.searxng import SearxngProvider
 
-KINDS = ("local", "searxng", "ddgs")
-_USAGE = "use local:DIR, searxng:URL or ddgs"
+KINDS = ("local", "searxng", "ddgs", "mcp")
+_USAGE = "use local:DIR, searxng:URL, ddgs or mcp:NAMESPACE.TOOL"
 
 
 class SourceSpecError(ValueError):
@@ -30,6 +33,8 @@ def parse_source(spec: str) -> tuple[str, str]:
         if argument:
             raise SourceSpecError(f"source {spec!r}: ddgs takes no argument, write just 'ddgs'")
         return kind, ""
+    if kind == "mcp":
+        return kind, _mcp_tool(argument, spec)
     raise SourceSpecError(f"source {spec!r}: unknown kind {kind!r}; {_USAGE}")
 
 
@@ -66,6 +71,11 @@ def build_provider(
             deadline=deadline,
         )
     timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
+    if kind == "mcp":
+        server, tool = tool_spec(argument)
+        return McpSearchProvider(
+            server, tool, tries=tries, base_delay=base_delay, deadline=deadline
+        )
     if kind == "searxng":
         return SearxngProvider(
             argument,
@@ -101,6 +111,14 @@ def _searxng_url(argument: str, spec: str) -> str:
             f"source {spec!r}: {argument!r} is not an http(s) URL, e.g. searxng:http://localhost:8888"
         )
     return argument.rstrip("/")
+
+
+def _mcp_tool(argument: str, spec: str) -> str:
+    try:
+        server, tool = tool_spec(argument)
+    except McpSourceError as exc:
+        raise SourceSpecError(f"source {spec!r}: {exc}") from None
+    return f"{server.namespace}.{tool}"
 
 
 def _network_settings(
