@@ -11,6 +11,7 @@ from django.conf import settings
 from decisions.decide import decide, verify_quotes
 from decisions.report import ReportIncomplete, ReportInput, render
 from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Limits, Notes, Plan
+from research.llm import StageLLM, open_llm
 from research.names import (
     CANDIDATES,
     CROSSCHECK,
@@ -29,7 +30,7 @@ from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.deepread import deep_read, notes_markdown
 from research.stages.filter import filter_candidates
-from research.stages.plan import PlanError, broaden, build_plan
+from research.stages.plan import PlanError, broaden, build_plan, decompose
 from research.stages.retrieve import retrieve
 from research.store import RunStore
 
@@ -69,6 +70,7 @@ def providers_for(plan: Plan) -> dict[str, Any]:
 
 def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = plan_from(store.index()["params"])
+    plan = decompose(plan, open_llm(store, ctx, "retrieve", task="plan"), ctx)
     store.write_json(PLAN, plan)
     ctx.record(
         "plan_made",
@@ -93,11 +95,12 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
 def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     candidates = store.read_model(CANDIDATES, Candidates)
-    filtered = filter_candidates(plan, candidates, ctx)
+    llm = open_llm(store, ctx, "filter")
+    filtered = filter_candidates(plan, candidates, ctx, llm=llm)
     # Judged by the candidates, not the plan: a filter stopped after writing the broader
     # plan but before the new candidates searches again when it is run again.
     if len(filtered.kept) < plan.limits.min_kept and candidates.replans == 0:
-        plan, candidates, filtered = _replan(store, ctx, plan, candidates, len(filtered.kept))
+        plan, candidates, filtered = _replan(store, ctx, plan, candidates, len(filtered.kept), llm)
     store.write_json(FILTERED, filtered)
     return {
         "kept": len(filtered.kept),
@@ -107,7 +110,12 @@ def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
 
 
 def _replan(
-    store: RunStore, ctx: StageContext, plan: Plan, candidates: Candidates, kept: int
+    store: RunStore,
+    ctx: StageContext,
+    plan: Plan,
+    candidates: Candidates,
+    kept: int,
+    llm: StageLLM | None,
 ) -> tuple[Plan, Candidates, Filtered]:
     """Too few sources survived: search once more with broader queries."""
     reason = (
@@ -139,7 +147,7 @@ def _replan(
             }
         )
     )
-    return plan, candidates, filter_candidates(plan, candidates, ctx)
+    return plan, candidates, filter_candidates(plan, candidates, ctx, llm=llm)
 
 
 def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
@@ -166,14 +174,17 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
 
 
 def record_outcomes(store: RunStore, stage: str, calls: list[tuple[str, str]]) -> None:
-    """Summarise in the manifest how every provider call of a stage ended. Setting the
-    stage's entry (not adding to it) keeps a stage that runs again from counting twice."""
+    """Summarise in the manifest how every provider call of a stage ended. Setting each
+    provider's entry (not adding to it) keeps a stage that runs again from counting twice;
+    the stage's other entries (its model calls, `llm`) stay."""
     summary: dict[str, dict[str, int]] = {}
     for provider, outcome in calls:
         summary.setdefault(provider, Counter())[outcome] += 1  # type: ignore[index]
     store.update_index(
-        lambda index: index.setdefault("provider_outcomes", {}).update(
-            {stage: {p: dict(c) for p, c in summary.items()}}
+        lambda index: (
+            index.setdefault("provider_outcomes", {})
+            .setdefault(stage, {})
+            .update({p: dict(c) for p, c in summary.items()})
         )
     )
 

@@ -1,12 +1,21 @@
-"""Stage 2: judge candidates on relevance, domain weight and age; drop near-duplicates."""
+"""Stage 2: judge candidates on relevance, domain weight and age; drop near-duplicates.
+
+With a model, relevance is its judgement: candidates go to it in batches (id, title, URL and
+snippet only), and each keep or drop comes back with a reason. Age, near-duplicates, the
+score and the cut stay with the rules below, and a candidate the model did not judge is
+judged by them alone.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
 from difflib import SequenceMatcher
 from urllib.parse import urlsplit
+
+from pydantic import BaseModel
 
 from research.artifacts import (
     Candidate,
@@ -16,6 +25,7 @@ from research.artifacts import (
     KeptCandidate,
     Plan,
 )
+from research.llm import Ask, StageLLM, render_prompt
 from research.stages.context import StageContext
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
@@ -25,6 +35,9 @@ from research.stages.urls import canonical_url
 STALE_YEARS = 5  # older than this loses its freshness points
 OUTDATED_YEARS = 10  # older than this is dropped
 NEAR_DUPLICATE = 0.9
+BATCH = 10  # candidates per model call
+SNIPPET_CHARS = 300  # of each snippet sent to the model
+REASON_CHARS = 200  # of each reason the model gives
 
 
 @dataclass
@@ -33,19 +46,24 @@ class Judgement:
     score: float
     reasons: list[str]
     drop: str | None = None
+    off_topic: bool = False  # dropped by the relevance rule, which a model's judgement replaces
 
 
 def filter_candidates(
-    plan: Plan, candidates: Candidates, ctx: StageContext, today: date | None = None
+    plan: Plan,
+    candidates: Candidates,
+    ctx: StageContext,
+    today: date | None = None,
+    llm: StageLLM | None = None,
 ) -> Filtered:
     today = today or date.today()
     aliases = discover_aliases(
         [f"{c.title} {c.snippet}" for c in candidates.candidates], plan.options
     )
-    judged = sorted(
-        (judge(plan, c, today, aliases) for c in candidates.candidates),
-        key=lambda j: (-j.score, j.candidate.rank, j.candidate.id),
-    )
+    judgements = [judge(plan, c, today, aliases) for c in candidates.candidates]
+    if llm is not None:
+        _apply_verdicts(judgements, relevance_verdicts(plan, judgements, llm, ctx))
+    judged = sorted(judgements, key=lambda j: (-j.score, j.candidate.rank, j.candidate.id))
     _mark_duplicates(judged, plan.options)
     kept: list[KeptCandidate] = []
     dropped: list[DroppedCandidate] = []
@@ -112,11 +130,104 @@ def judge(
         score += substance
         reasons.append(f"has substance: figures, comparisons or dated statements (+{substance})")
     drop = None
-    if not mentioned and (overlap < 0.1 or (not dims and overlap < 0.2)):
+    off_topic = not mentioned and (overlap < 0.1 or (not dims and overlap < 0.2))
+    if off_topic:
         drop = "off topic: mentions none of the options and few of the question's terms"
     elif outdated:
         drop = age_reason
-    return Judgement(candidate, round(score, 1), reasons, drop)
+    return Judgement(candidate, round(score, 1), reasons, drop, off_topic)
+
+
+# --- relevance from the model -------------------------------------------------------------
+
+
+class Verdict(BaseModel):
+    id: str
+    keep: bool
+    reason: str
+
+
+class Verdicts(BaseModel):
+    judgements: list[Verdict]
+
+
+def relevance_verdicts(
+    plan: Plan, judgements: list[Judgement], llm: StageLLM, ctx: StageContext
+) -> dict[str, Verdict]:
+    """The model's keep-or-drop for each candidate whose fate it can change (not those too
+    old to keep), asked BATCH at a time. Ids outside a call's batch are ignored; a
+    candidate left unjudged (a failed batch, a skipped id) is logged and keeps the rules'
+    judgement."""
+    open_ = [j.candidate for j in judgements if j.drop is None or j.off_topic]
+    batches = [open_[i : i + BATCH] for i in range(0, len(open_), BATCH)]
+    if not batches:
+        return {}
+    system = render_prompt(
+        "filter",
+        stage=llm.stage,
+        run_id=llm.run_id,
+        question=plan.question,
+        options=plan.options,
+        dimensions=[d.name for d in plan.dimensions],
+        batch=BATCH,
+    )
+    answers = llm.ask_all(
+        [
+            Ask(
+                task="filter",
+                schema=Verdicts,
+                system=system,
+                user=_batch_message(batch),
+                max_tokens=80 + 50 * len(batch),
+                fallback="the relevance rules for this batch of candidates",
+            )
+            for batch in batches
+        ]
+    )
+    verdicts: dict[str, Verdict] = {}
+    for batch, answer in zip(batches, answers, strict=True):
+        if answer.value is None:
+            continue
+        ids = {c.id for c in batch}
+        for verdict in answer.value.judgements:
+            if verdict.id in ids and verdict.id not in verdicts:
+                verdicts[verdict.id] = verdict
+    unjudged = [c.id for c in open_ if c.id not in verdicts]
+    if unjudged:
+        ctx.record(
+            "llm_unjudged",
+            stage=llm.stage,
+            task="filter",
+            ids=unjudged,
+            fallback="the relevance rules",
+        )
+    return verdicts
+
+
+def _batch_message(batch: list[Candidate]) -> str:
+    rows = [
+        {"id": c.id, "title": c.title, "url": c.url, "snippet": _cut(c.snippet, SNIPPET_CHARS)}
+        for c in batch
+    ]
+    return json.dumps({"candidates": rows}, ensure_ascii=False)
+
+
+def _apply_verdicts(judgements: list[Judgement], verdicts: dict[str, Verdict]) -> None:
+    for j in judgements:
+        verdict = verdicts.get(j.candidate.id)
+        if verdict is None:
+            continue
+        reason = _cut(" ".join(verdict.reason.split()), REASON_CHARS) or "no reason given"
+        if verdict.keep:
+            j.reasons.append(f"the model judged it relevant: {reason}")
+            if j.off_topic:
+                j.drop, j.off_topic = None, False
+        else:
+            j.drop = f"the model judged it not relevant: {reason}"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _SUBSTANCE = (
