@@ -7,8 +7,8 @@ the worker starts would stay unusable. So nothing connects at start-up (settings
 validate the file). Each process connects to a server on its first call, lists its tools
 once per connection, keeps only the allowlisted ones, and keeps the session for later
 calls: a stdio server written in Python takes about 2 s to start, longer than a search.
-A process whose pid changed (a fork) starts with an empty pool; an idle session closes
-after IDLE_SECONDS, and every session closes when the process exits.
+A forked process starts with an empty pool; an idle session closes after IDLE_SECONDS,
+and every session closes when the process exits.
 
 All sessions live on one asyncio loop in a daemon thread. Searching threads hand it calls
 and wait no longer than their deadline; a server still starting up, or a stdio server
@@ -289,7 +289,6 @@ class _Pool:
     """This process's sessions, by server configuration, on a loop of their own."""
 
     def __init__(self) -> None:
-        self.pid = os.getpid()
         self._loop = asyncio.new_event_loop()
         self._sessions: dict[str, _Session] = {}  # the ones new calls use
         self._live: set[_Session] = set()  # every session not yet closed, retired ones too
@@ -381,9 +380,19 @@ _pool: _Pool | None = None
 def _current() -> _Pool:
     global _pool
     with _pool_lock:
-        if _pool is None or _pool.pid != os.getpid():
+        if _pool is None:
             _pool = _Pool()
         return _pool
+
+
+def _forget_after_fork() -> None:
+    """A forked child (a Celery prefork worker) inherits the pool but not its loop thread:
+    it starts with none, and a fresh lock in case the fork came while one was held."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def call_tool(
@@ -416,7 +425,7 @@ def allowlisted_tools(server: Server, deadline: Deadline) -> list[str]:
 def close_all(timeout: float = 10.0) -> None:
     """Close every session of this process (stdio servers are stopped)."""
     with _pool_lock:
-        pool = _pool if _pool is not None and _pool.pid == os.getpid() else None
+        pool = _pool
     if pool is not None:
         pool.run(pool.close_all, Deadline.after(timeout))
 

@@ -56,7 +56,7 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="SPEC",
-            help="local:DIR, searxng:URL, ddgs or a name from SOURCES (repeat)",
+            help="local:DIR, searxng:URL, ddgs, mcp:NAMESPACE.TOOL or a name from SOURCES (repeat)",
         )
         parser.add_argument("--out", metavar="FILE", help="write the report to FILE")
         parser.add_argument(
