@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import socket
+from datetime import UTC, datetime
 
 import pytest
 from pydantic import BaseModel
 
 from research.llm import Ask, StageLLM, open_llm
-from research.llm.client import RETRY_AFTER_CAP
+from research.llm.client import RETRY_AFTER_CAP, retry_after
 from research.outcomes import Outcome
 from research.stages.context import StageContext
 from research.store import RunStore
@@ -292,3 +293,12 @@ def test_a_call_that_would_pass_the_budget_is_not_made_and_the_run_says_so(
     assert later is not None
     assert later.ask(pick(max_tokens=1)).outcome is Outcome.BLOCKED
     assert len(llm_stub.requests) == 1
+
+
+def test_retry_after_is_read_as_seconds_or_as_an_http_date():
+    now = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
+    assert retry_after("7", now) == 7.0
+    assert retry_after("Sun, 01 Jun 2025 12:00:30 GMT", now) == 30.0
+    assert retry_after("Sun, 01 Jun 2025 11:00:00 GMT", now) == 0.0  # already past
+    assert retry_after("soon", now) is None
+    assert retry_after(None, now) is None
