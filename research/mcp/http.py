@@ -116,7 +116,8 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         manager = await self._manager_for(token)
-        principal = AccessToken(token=token.prefix, client_id=f"api-token:{token.pk}", scopes=[])
+        # Keyed by the digest, not the row id: a row id can come back after a delete.
+        principal = AccessToken(token=token.prefix, client_id=token.digest[:32], scopes=[])
         await manager.handle_request({**scope, "user": AuthenticatedUser(principal)}, receive, send)
 
     def _rate_limit(self, token: ApiToken, body: bytes) -> Response | None:
@@ -124,7 +125,7 @@ class McpEndpoint:
         if not calls:
             return None
         limit = settings.MCP_RATE_LIMIT
-        wait = self.limiter.take(token.pk, calls, limit)
+        wait = self.limiter.take(token.digest, calls, limit)
         if not wait:
             return None
         seconds = max(1, math.ceil(wait))
