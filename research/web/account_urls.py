@@ -1,12 +1,15 @@
-"""Accounts: sign in (throttled), sign out and change password. Accounts are made by the
-operator (`make run` makes the first); there is no sign-up and no e-mailed reset."""
+"""Accounts: sign in (throttled), sign out, change password, and the account page with its API
+tokens. Accounts are made by the operator (`make run` makes the first); there is no sign-up
+and no e-mailed reset."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from research.web.accounts import SignInView
+from research.web.accounts import SignInView, account, revoke_token
 
 urlpatterns = [
+    path("", account, name="account"),
+    path("tokens/<int:token_id>/revoke/", revoke_token, name="revoke_token"),
     path("login/", SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(

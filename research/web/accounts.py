@@ -1,22 +1,33 @@
-"""Sign-in with a throttle: after a few wrong passwords the password is not even checked.
+"""Accounts: sign-in with a throttle, and the account page where people make and revoke their
+API tokens for MCP over HTTP.
 
-Failures are counted per username from one address (LOGIN_FAILURES_PER_USER) and per
-address whatever the username (LOGIN_FAILURES_PER_ADDRESS), in the cache, over a sliding
-window of LOGIN_FAILURE_WINDOW seconds. A successful sign-in clears its username's count.
+After a few wrong passwords the password is not even checked. Failures are counted per
+username from one address (LOGIN_FAILURES_PER_USER) and per address whatever the username
+(LOGIN_FAILURES_PER_ADDRESS), in the cache, over a sliding window of LOGIN_FAILURE_WINDOW
+seconds. A successful sign-in clears its username's count.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import time
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_POST
+
+from research.models import ApiToken
 
 
 def _key(kind: str, *parts: str) -> str:
@@ -101,3 +112,78 @@ class SignInView(auth_views.LoginView):
             response.status_code = 429
             response["Retry-After"] = str(retry_after)
         return response
+
+
+# --- the account page: API tokens for MCP over HTTP ------------------------------------------
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        label="Label",
+        max_length=ApiToken._meta.get_field("name").max_length,
+        help_text="What the token is for, e.g. “laptop Claude Desktop”.",
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if ApiToken.objects.filter(user=self.user, name=name).exists():
+            raise forms.ValidationError(f"You already have a token labelled “{name}”.")
+        return name
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page. A new token's secret is in the answer to the POST that made it and
+    nowhere else: it is not stored, not put in a message or the session, and the answer may
+    not be cached, so it cannot be shown again."""
+    new_token, secret = None, ""
+    form = ApiTokenForm(user=request.user)
+    if request.method == "POST":
+        form = ApiTokenForm(request.POST, user=request.user)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    new_token, secret = ApiToken.issue(request.user, form.cleaned_data["name"])
+            except IntegrityError:  # the same label, made at the same moment elsewhere
+                form.add_error("name", "You already have a token with this label.")
+            else:
+                form = ApiTokenForm(user=request.user)
+    endpoint = request.build_absolute_uri("/mcp")
+    context = {
+        "form": form,
+        "tokens": ApiToken.objects.filter(user=request.user),
+        "new_token": new_token,
+        "secret": secret,
+        "endpoint": endpoint,
+        "config": _client_config(endpoint, secret or "<your token>"),
+        "rate_limit": settings.MCP_RATE_LIMIT,
+    }
+    response = render(request, "web/account.html", context, status=400 if form.errors else 200)
+    add_never_cache_headers(response)
+    return response
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    token.delete()
+    messages.success(request, f"Revoked “{token.name}”: it no longer works.")
+    return redirect("account")
+
+
+def _client_config(endpoint: str, secret: str) -> str:
+    config = {
+        "mcpServers": {
+            "verdict": {
+                "type": "http",
+                "url": endpoint,
+                "headers": {"Authorization": f"Bearer {secret}"},
+            }
+        }
+    }
+    return json.dumps(config, indent=2)

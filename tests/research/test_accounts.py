@@ -1,7 +1,12 @@
-"""Accounts: signing in and out, the sign-in throttle, and what the admin shows to whom."""
+"""Accounts: signing in and out, the sign-in throttle, what the admin shows to whom, and API
+tokens for MCP (the account page, the admin and manage.py mcp_token)."""
 
 from __future__ import annotations
 
+import hashlib
+import html
+import io
+import re
 import time
 
 import pytest
@@ -9,9 +14,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from research import services
+from research.models import ApiToken
 from research.web import accounts
 
 pytestmark = pytest.mark.django_db
@@ -243,3 +250,128 @@ def test_the_admin_is_styled_with_debug_off(client, settings):
         response = client.get(path)
         assert response.status_code == 200, path
         assert response["Content-Type"].startswith("text/css")
+
+
+# --- API tokens for MCP: the account page, the admin and manage.py mcp_token ----------------
+
+ACCOUNT = "/accounts/"
+SECRET = re.compile(r"vdt_[A-Za-z0-9_-]{43}")
+
+
+def stored_values(token: ApiToken) -> list[str]:
+    return [str(v) for v in ApiToken.objects.filter(pk=token.pk).values().get().values()]
+
+
+def test_the_account_page_makes_a_token_and_shows_it_only_once(client, ada):
+    client.force_login(ada)
+    assert "You have no API tokens yet" in client.get(ACCOUNT).content.decode()
+
+    response = client.post(ACCOUNT, {"name": "laptop"})
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    page = html.unescape(response.content.decode())
+    secret = SECRET.search(page).group(0)
+    assert "shown only this once" in page
+    assert '"url": "http://testserver/mcp"' in page
+    assert f'"Authorization": "Bearer {secret}"' in page
+
+    token = ApiToken.objects.get(user=ada)
+    assert token.name == "laptop"
+    assert token.digest == hashlib.sha256(secret.encode()).hexdigest()
+    assert all(secret not in value for value in stored_values(token))
+    assert ApiToken.find(secret) == token
+
+    again = client.get(ACCOUNT).content.decode()
+    assert secret not in again and not SECRET.search(again)
+    assert "laptop" in again and f"{token.prefix}…" in again
+
+
+def test_a_second_token_with_the_same_label_is_refused(client, ada):
+    client.force_login(ada)
+    client.post(ACCOUNT, {"name": "laptop"})
+    response = client.post(ACCOUNT, {"name": "laptop"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "You already have a token labelled “laptop”" in page
+    assert not SECRET.search(page)
+    assert ApiToken.objects.filter(user=ada).count() == 1
+    assert client.post(ACCOUNT, {"name": "  "}).status_code == 400
+
+
+def test_revoking_a_token_deletes_it_and_only_its_owner_can(client, ada):
+    bob = get_user_model().objects.create_user("bob", password=PASSWORD)
+    mine, _ = ApiToken.issue(ada, "laptop")
+    theirs, _ = ApiToken.issue(bob, "desktop")
+    client.force_login(ada)
+    assert client.get(f"{ACCOUNT}tokens/{mine.pk}/revoke/").status_code == 405
+    assert client.post(f"{ACCOUNT}tokens/{theirs.pk}/revoke/").status_code == 404
+    assert ApiToken.objects.filter(pk=theirs.pk).exists()
+
+    response = client.post(f"{ACCOUNT}tokens/{mine.pk}/revoke/", follow=True)
+    assert "Revoked “laptop”: it no longer works." in response.content.decode()
+    assert not ApiToken.objects.filter(pk=mine.pk).exists()
+    assert "bob" not in client.get(ACCOUNT).content.decode()
+
+
+def test_the_account_page_needs_a_sign_in_and_is_linked_from_every_page(client, ada):
+    response = client.get(ACCOUNT)
+    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+    assert client.post(ACCOUNT, {"name": "x"}).status_code == 302
+    assert not ApiToken.objects.exists()
+    client.force_login(ada)
+    assert f'href="{ACCOUNT}"' in client.get("/runs/").content.decode()
+
+
+def test_the_admin_makes_a_token_and_shows_its_secret_once(admin_client, ada):
+    response = admin_client.post(
+        "/admin/research/apitoken/add/", {"user": ada.pk, "name": "ci"}, follow=True
+    )
+    assert response.status_code == 200
+    shown = [str(m) for m in response.context["messages"]]
+    secret = next(SECRET.search(m).group(0) for m in shown if SECRET.search(m))
+    token = ApiToken.objects.get(user=ada, name="ci")
+    assert ApiToken.find(secret) == token
+    assert all(secret not in value for value in stored_values(token))
+    change = admin_client.get(f"/admin/research/apitoken/{token.pk}/change/").content.decode()
+    assert secret not in change and token.prefix in change
+    admin_client.post(f"/admin/research/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert ApiToken.find(secret) is None
+
+
+def test_a_staff_member_sees_and_makes_only_their_own_tokens_in_the_admin(ada):
+    ada.is_staff = True
+    ada.save()
+    codenames = ["view_apitoken", "add_apitoken", "delete_apitoken"]
+    ada.user_permissions.set(Permission.objects.filter(codename__in=codenames))
+    bob = get_user_model().objects.create_user("bob")
+    ApiToken.issue(bob, "bob's laptop")
+    staff = Client()
+    staff.force_login(ada)
+    assert "bob&#x27;s laptop" not in staff.get("/admin/research/apitoken/").content.decode()
+    refused = staff.post("/admin/research/apitoken/add/", {"user": bob.pk, "name": "sneaky"})
+    assert refused.status_code == 200  # the form again, with the error
+    assert not ApiToken.objects.filter(name="sneaky").exists()
+    staff.post("/admin/research/apitoken/add/", {"user": ada.pk, "name": "mine"})
+    assert ApiToken.objects.filter(user=ada, name="mine").exists()
+
+
+def test_mcp_token_creates_lists_and_revokes_tokens_from_the_terminal(ada):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("mcp_token", "--user", "ada", "--create", "ci", stdout=out, stderr=err)
+    secret = out.getvalue().strip()
+    assert SECRET.fullmatch(secret)  # stdout is the secret alone, for scripts
+    assert "shown only now" in err.getvalue()
+    assert ApiToken.find(secret).user == ada
+
+    listing = io.StringIO()
+    call_command("mcp_token", "--user", "ada", "--list", stdout=listing)
+    assert "ci\t" in listing.getvalue() and secret not in listing.getvalue()
+    with pytest.raises(CommandError, match="already has a token named 'ci'"):
+        call_command("mcp_token", "--user", "ada", "--create", "ci", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="no active user 'nobody'"):
+        call_command("mcp_token", "--user", "nobody", "--list")
+
+    call_command("mcp_token", "--user", "ada", "--revoke", "ci", stdout=io.StringIO())
+    assert ApiToken.find(secret) is None
+    with pytest.raises(CommandError, match="has no token named 'ci'"):
+        call_command("mcp_token", "--user", "ada", "--revoke", "ci")
