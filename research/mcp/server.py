@@ -393,13 +393,15 @@ def build_server(user) -> MCPServer:
 
 
 def _add_prompt(server: MCPServer, name: str) -> None:
-    label = stage_label(stage_id(name))
+    stage = stage_id(name)
+    label = stage_label(stage)
 
     def prompt(run_id: str, question: str) -> str:
         return render_prompt(
             name,
             run_id=run_id,
             question=question,
+            tools=sorted(gating.STAGE_TOOLS[stage]),
             uri=lambda artifact: artifact_uri(run_id, artifact),
             artifacts={
                 "index": INDEX,

@@ -338,6 +338,22 @@ def test_every_prompt_renders_the_run_and_the_question(ada, name):
     assert "research://runs/r123/" in text
 
 
+@pytest.mark.parametrize(
+    ("name", "tools"),
+    [
+        ("retrieve", ["search_engine_query"]),
+        ("filter", ["chunk_filter_candidates"]),
+        ("deep_read", ["extract_key_points", "page_fetch_markdown"]),
+        ("cross_validate", ["generate_assessment"]),
+        ("decide", ["generate_assessment"]),
+    ],
+)
+def test_every_prompt_names_the_tools_of_its_stage(ada, name, tools):
+    text = get_prompt(ada, name, {"run_id": "r123", "question": QUESTION})
+    assert f"The tools for this stage: {', '.join(tools)}." in text
+    assert "Call follow_run with `r123`" in text
+
+
 def test_filter_prompt_drops_weak_sources_rather_than_padding(ada):
     text = get_prompt(ada, "filter", {"run_id": "r1", "question": QUESTION})
     assert "Drop weak sources rather than padding the list" in text
