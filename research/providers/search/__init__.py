@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from research.providers.base import SearchProvider
-from research.providers.mcp_sources import McpSourceError, tool_spec
+from research.providers.mcp_sources import McpSourceError, Server, tool_spec
 from research.providers.search.ddgs_provider import DdgsProvider
 from research.providers.search.local import LocalCorpus
 from research.providers.search.mcp_remote import McpSearchProvider
@@ -34,7 +34,8 @@ def parse_source(spec: str) -> tuple[str, str]:
             raise SourceSpecError(f"source {spec!r}: ddgs takes no argument, write just 'ddgs'")
         return kind, ""
     if kind == "mcp":
-        return kind, _mcp_tool(argument, spec)
+        server, tool = _remote_tool(argument, spec)
+        return kind, f"{server.namespace}.{tool}"
     raise SourceSpecError(f"source {spec!r}: unknown kind {kind!r}; {_USAGE}")
 
 
@@ -72,7 +73,7 @@ def build_provider(
         )
     timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
     if kind == "mcp":
-        server, tool = tool_spec(argument)
+        server, tool = _remote_tool(argument, spec)
         return McpSearchProvider(
             server, tool, tries=tries, base_delay=base_delay, deadline=deadline
         )
@@ -113,12 +114,11 @@ def _searxng_url(argument: str, spec: str) -> str:
     return argument.rstrip("/")
 
 
-def _mcp_tool(argument: str, spec: str) -> str:
+def _remote_tool(argument: str, spec: str) -> tuple[Server, str]:
     try:
-        server, tool = tool_spec(argument)
+        return tool_spec(argument)
     except McpSourceError as exc:
         raise SourceSpecError(f"source {spec!r}: {exc}") from None
-    return f"{server.namespace}.{tool}"
 
 
 def _network_settings(

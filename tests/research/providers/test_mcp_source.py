@@ -168,6 +168,22 @@ def test_a_knowledge_base_over_streamable_http_is_searched_with_the_operators_to
     assert kb.calls.search == ["Tessera archived"]
 
 
+def test_a_tool_with_other_argument_names_gets_the_query_and_the_limit(configure, http_kb):
+    kb = http_kb()
+    configure(
+        {
+            "namespace": "kb",
+            "url": kb.url,
+            "headers": {"Authorization": "Bearer s3cret"},
+            "allowlist": ["search", "find"],
+        }
+    )
+    result = build_provider("mcp:kb.find").search("Loamdb licence", 2)
+    assert result.outcome is Outcome.OK, result.detail
+    assert len(result.hits) == 2
+    assert kb.calls.find == [("Loamdb licence", 2)]
+
+
 def test_results_sent_as_json_text_are_read_like_structured_ones(configure):
     configure(stdio(mode="text"))
     result = build_provider("mcp:kb.search").search("Quillsync release", 3)
