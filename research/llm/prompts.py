@@ -2,8 +2,11 @@
 
 They are built on the same Jinja2 templates the MCP prompts serve: a task's template
 includes its stage's prompt (filter.md.j2, ...) for the method, then says how to answer
-here, where the model reads no resources and calls no tools. So the method an MCP client
-follows and the one the built-in model follows are one text.
+here. So the method an MCP client follows and the one the built-in model follows are one
+text. Only the header differs: an MCP client is told which resources and tools to use, the
+model that it has none. Templates in templates/prompts/llm/overrides/ (the header) take the
+place of the stage prompts' own, and a name the stage prompts use that is not given here
+renders empty instead of failing the stage.
 """
 
 from __future__ import annotations
@@ -17,14 +20,17 @@ from django.conf import settings
 from research import names
 from research.store import INDEX
 
-RUNS_URI = "research://runs"
-
 
 @cache
 def _environment(directory: str) -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(directory),
-        undefined=jinja2.StrictUndefined,
+        loader=jinja2.ChoiceLoader(
+            [
+                jinja2.FileSystemLoader(f"{directory}/llm/overrides"),
+                jinja2.FileSystemLoader(directory),
+            ]
+        ),
+        undefined=jinja2.Undefined,
         autoescape=False,
         keep_trailing_newline=True,
     )
@@ -38,7 +44,7 @@ def render(task: str, *, stage: str, run_id: str, question: str, **context: Any)
         stage_label=names.stage_label(stage),
         run_id=run_id,
         question=question,
-        uri=lambda name: f"{RUNS_URI}/{run_id}/{name}",
+        uri=lambda name: f"`{name}`",
         artifacts=_artifacts(),
         **context,
     )

@@ -292,3 +292,22 @@ def test_retrieve_and_filter_run_in_llm_mode_and_the_manifest_says_so(
         for k in filtered["kept"]
     )
     assert not events(store, "llm_fallback")
+
+
+def test_the_filter_prompt_is_the_stage_prompt_mcp_serves_without_its_tools(
+    llm_settings, llm_stub: LLMStub, store, ctx, settings
+):
+    llm_stub.default = Reply(content=judge_batch)
+    filter_candidates(
+        a_plan(), twelve_candidates(), ctx, date(2025, 6, 1), llm=opened(store, ctx, "filter")
+    )
+    system = llm_stub.requests[0].messages[0]["content"]
+    stage_prompt = Path(settings.BASE_DIR, "templates", "prompts", "filter.md.j2").read_text()
+    method = [
+        line.strip()
+        for line in stage_prompt.split("## Method", 1)[1].splitlines()
+        if line.strip() and "{" not in line
+    ]
+    assert method and all(line in system for line in method)
+    assert "follow_run" not in system and "read_dataset" not in system
+    assert "The question: Choose between Alderstream and Brightwell" in system
