@@ -9,11 +9,13 @@ deterministic method. With it, a stage asks like this:
     class Verdicts(BaseModel):                       # the answer's schema: every field
         judgements: list[Judgement]                  # required, no defaults
 
-    llm = open_llm(store, ctx, stage="filter")       # None: no model configured
+    llm = open_llm(store, ctx, stage="filter")       # None: no model configured; the
+                                                     # task (default: the stage) picks
+                                                     # the model, LLM_MODEL_FILTER here
     if llm is not None:
         answers = llm.ask_all([                      # sync; LLM_CONCURRENCY at once
             Ask(
-                task="filter",                       # picks LLM_MODEL_FILTER, names the log
+                task="filter",                       # names the call in the log
                 schema=Verdicts,
                 system=render_prompt("filter", stage="filter", run_id=llm.run_id,
                                      question=plan.question, ...),
@@ -53,7 +55,14 @@ What the caller can rely on:
   quote_of, text, ctx, source_id=..., task=...)` keeps the items whose quote is found and
   logs each one dropped (`llm_quote_dropped`).
 - Prompts: `render_prompt(task, stage=..., run_id=..., question=..., **context)` renders
-  templates/prompts/llm/<task>.md.j2, which may {% include %} the stage's MCP prompt.
+  templates/prompts/llm/<task>.md.j2. A task template {% include %}s its stage's MCP prompt
+  (deep_read.md.j2, ...) for the method; the MCP header is replaced by
+  templates/prompts/llm/overrides/_header.md.j2 (no resources, no tools, answer in JSON),
+  and `uri(...)` renders as the bare artifact name. Then it says what the next message
+  holds and the answer's shape.
+- A StageLLM has `stage` (tokens are counted under it), `task`, `model`, `run_id`, `config`
+  and `budget`; `open_llm(store, ctx, "retrieve", task="plan")` asks for one step of a
+  stage with that task's model (LLM_MODEL_PLAN).
 - Concurrency outside a StageLLM: `run_all(calls, limit)` awaits zero-argument coroutine
   factories from synchronous code, at most `limit` at once.
 """
