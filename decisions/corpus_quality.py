@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from decisions.quality import report_quotes
+from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES
 
 SURFACED = 0.6
 _MARKS = re.compile(r"[*_`>#\[\]]")
@@ -103,11 +104,11 @@ class RunArtifacts:
             path = folder / name
             return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
-        candidates = read("round_1_candidates.json").get("candidates", [])
-        kept = read("round_2_filtered.json").get("kept", [])
-        notes = read("round_3_notes.json").get("sources", [])
-        check = read("round_4_crosscheck.json")
-        decision = read("round_5_decision.json")
+        candidates = read(CANDIDATES).get("candidates", [])
+        kept = read(FILTERED).get("kept", [])
+        notes = read(NOTES).get("sources", [])
+        check = read(CROSSCHECK)
+        decision = read(DECISION)
         report_path = folder / "report.md"
         pages = _stored_pages(folder, notes)
         ok = [s for s in notes if s.get("status") == "OK"]

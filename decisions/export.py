@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-PAGES_DIR = "round_3_pages"
+from research.names import PAGES_DIR
+
 # A link destination naming a stored extract: inline `](…)`, a reference definition
 # `[n]: …` at the start of a line, or an autolink `<…>`. The optional #fragment is kept.
 _PAGE_LINK = re.compile(

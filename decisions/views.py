@@ -17,9 +17,9 @@ from decisions.export import absolute_page_links, export_filename
 from decisions.web_i18n import WebStrings
 from research.artifacts import Crosscheck, Notes, Plan
 from research.models import Run
+from research.names import CROSSCHECK, NOTES, PLAN, REPORT
 from research.selectors import run_for
 from research.services import store_for
-from research.steps import CROSSCHECK, NOTES, PLAN, REPORT
 from research.store import RunStore, StoreError
 
 

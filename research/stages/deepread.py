@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from research.artifacts import Filtered, KeptCandidate, Notes, Plan, SourceNotes
+from research.names import page_artifact
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.documents import decode_text, read_corpus_file
@@ -179,7 +180,7 @@ def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[So
             "published": published,
             "chars": len(page.text),
             "truncated": page.truncated,
-            "page": f"round_3_pages/{cand.id}.md",
+            "page": page_artifact(cand.id),
             "detail": base.detail or ("truncated to the character cap" if page.truncated else ""),
         }
     )

@@ -13,21 +13,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research.names import (
+    CANDIDATES,
+    CROSSCHECK,
+    DECISION,
+    FILTERED,
+    NOTES,
+    NOTES_MD,
+    PAGES_DIR,
+    PLAN,
+    REPORT,
+)
 from research.store import INDEX, LOG, RunStore, StoreError
 
-PAGES = "round_3_pages/"
-NOTES = "round_3_notes.json"
+PAGES = f"{PAGES_DIR}/"
 MAX_SHOWN_BYTES = 2_000_000  # larger files are offered as a download only
 
 DESCRIPTIONS = {
-    "round_0_plan.json": "The plan: options, dimensions and weights, and the search queries",
-    "round_1_candidates.json": "Every candidate source found, and how each search ended",
-    "round_2_filtered.json": "The sources kept, with scores and reasons, and those dropped",
-    "round_3_notes.json": "Key points of every page read, with exact quotes",
-    "round_3_notes.md": "The same notes, as Markdown",
-    "round_4_crosscheck.json": "Claims, agreements, contradictions and gaps",
-    "round_5_decision.json": "The score matrix, ranking, recommendation and assessment",
-    "report.md": "The report, as Markdown",
+    PLAN: "The plan: options, dimensions and weights, and the search queries",
+    CANDIDATES: "Every candidate source found, and how each search ended",
+    FILTERED: "The sources kept, with scores and reasons, and those dropped",
+    NOTES: "Key points of every page read, with exact quotes",
+    NOTES_MD: "The same notes, as Markdown",
+    CROSSCHECK: "Claims, agreements, contradictions and gaps",
+    DECISION: "The score matrix, ranking, recommendation and assessment",
+    REPORT: "The report, as Markdown",
     INDEX: "The manifest: parameters, stage statuses, timings and every file's checksum",
     LOG: "The decision log: every judgement the run made, one event a line",
 }

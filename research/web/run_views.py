@@ -16,14 +16,13 @@ from django.views.decorators.http import require_POST
 from research import selectors, services
 from research.artifacts import STAGES
 from research.models import Run
-from research.names import stage_label
+from research.names import PLAN, stage_label
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError
 from research.web import actions, present
 from research.web.verdicts import verdict_for
 
-PLAN = "round_0_plan.json"
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 # A run still queued after this long has probably no worker to take it.
 WORKER_HINT_AFTER = 20  # seconds

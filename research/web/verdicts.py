@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from research import services
 from research.models import Run
+from research.names import DECISION
 from research.store import StoreError
-
-DECISION = "round_5_decision.json"
 
 
 @dataclass(frozen=True)

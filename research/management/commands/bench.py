@@ -22,6 +22,7 @@ from django.test import override_settings
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
 from research.localweb import LocalWeb
 from research.models import Run
+from research.names import CANDIDATES, NOTES
 
 OPTIONS = ("Alderstream", "Brightwell")
 TOPICS = ("licence", "maintenance", "cost")
@@ -144,7 +145,7 @@ class Command(BaseCommand):
                 if stage == "retrieve":
                     # Counted before filter, whose replan (if any) adds its own searches.
                     timings["searches"] = _searches(run.run_id)
-            notes = services.store_for(run.run_id).read_json("round_3_notes.json")
+            notes = services.store_for(run.run_id).read_json(NOTES)
             timings["pages_ok"] = sum(1 for s in notes["sources"] if s["status"] == "OK")
         finally:
             Run.objects.filter(pk=run.pk).delete()
@@ -180,5 +181,5 @@ class Command(BaseCommand):
 
 
 def _searches(run_id: str) -> int:
-    candidates = services.store_for(run_id).read_json("round_1_candidates.json")
+    candidates = services.store_for(run_id).read_json(CANDIDATES)
     return len(candidates["provider_calls"])

@@ -17,7 +17,7 @@ from decisions.export import absolute_page_links, file_urls
 from research import pipeline, recovery, services, tasks
 from research.artifacts import STAGES, Candidates
 from research.models import Run
-from research.names import UnknownStage, stage_id, stage_label
+from research.names import CANDIDATES, DECISION, UnknownStage, stage_id, stage_label
 from research.stages.plan import PRESETS
 from research.store import StoreError
 
@@ -244,7 +244,7 @@ class Command(BaseCommand):
     def _finish(self, run_id: str, out: str | None) -> None:
         store = services.store_for(run_id)
         report = store.read_text("report.md")
-        decision = store.read_json("round_5_decision.json")
+        decision = store.read_json(DECISION)
         if out:
             # A copy outside the run folder links each stored extract by its full path.
             _write_out(out, absolute_page_links(report, file_urls(store.path)))
@@ -278,7 +278,7 @@ class Command(BaseCommand):
 
 def _nothing_answered(store) -> bool:
     """True when every search of every source failed: could not look, not found nothing."""
-    calls = store.read_model("round_1_candidates.json", Candidates).provider_calls
+    calls = store.read_model(CANDIDATES, Candidates).provider_calls
     return bool(calls) and not any(call.outcome.looked for call in calls)
 
 
