@@ -21,6 +21,10 @@ STAGE_LABELS: dict[str, str] = {
 }
 assert tuple(STAGE_LABELS) == STAGES, "every stage needs exactly one label, in pipeline order"
 
+# The stage statuses (research.models.StageRun.Status) that count as finished: a skipped
+# stage found its valid output already on disk.
+FINISHED: tuple[str, ...] = ("done", "skipped")
+
 _BY_NAME = {**{s: s for s in STAGES}, **{label: s for s, label in STAGE_LABELS.items()}}
 
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from research import events, services
 from research.artifacts import STAGES
 from research.models import Run
+from research.names import FINISHED
 from research.stages.context import StageContext
 from research.store import RunLocked, RunStore, StoreError, now_iso
 
@@ -58,9 +59,6 @@ class TimeLimit:
 
     seconds: float
     errors: tuple[type[BaseException], ...]
-
-
-FINISHED = ("done", "skipped")
 
 
 REGISTRY: dict[str, StageSpec] = {}

@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 
 from research.artifacts import STAGES
 from research.models import Run, StageRun
-from research.names import STAGE_LABELS, stage_label
+from research.names import FINISHED, STAGE_LABELS, stage_label
 from research.store import StoreError
 
 __all__ = [
@@ -111,7 +111,7 @@ def run_stages(run: Run) -> list[StageView]:
 
 def run_verdict(run: Run) -> Verdict | None:
     """The recommendation and confidence once decide has run; None before."""
-    row = run.stages.filter(stage="decide", status__in=["done", "skipped"]).first()
+    row = run.stages.filter(stage="decide", status__in=FINISHED).first()
     if row is None or "confidence" not in row.counts:
         return None
     option = row.counts.get("recommendation")

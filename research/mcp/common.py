@@ -12,8 +12,7 @@ from pydantic import BaseModel
 from research import selectors
 from research.artifacts import STAGES
 from research.models import Run
-from research.names import ARTIFACT_STAGES, PAGES_DIR
-from research.pipeline import FINISHED
+from research.names import ARTIFACT_STAGES, FINISHED, PAGES_DIR
 from research.store import INDEX, LOG
 
 SCHEME = "research://runs"

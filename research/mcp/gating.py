@@ -64,9 +64,8 @@ from research.mcp.common import (
     readable,
 )
 from research.mcp.tools import ASSESS, FETCH, FILTER, KEY_POINTS, SEARCH
-from research.names import artifact_stage, stage_label
+from research.names import FINISHED, artifact_stage, stage_label
 from research.outcomes import Outcome
-from research.pipeline import FINISHED
 from research.store import INDEX
 
 # The stage tools each stage shows; every other tool is a run-level tool, always shown.

@@ -52,13 +52,13 @@ from research.names import (
     CROSSCHECK,
     DECISION,
     FILTERED,
+    FINISHED,
     NOTES,
     PLAN,
     page_artifact,
     stage_label,
 )
 from research.outcomes import Outcome
-from research.pipeline import FINISHED
 from research.providers.extract import extract_page
 from research.providers.fetch import HttpFetcher
 from research.providers.search import SourceSpecError, build_provider

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from research import selectors, services
 from research.artifacts import STAGES
 from research.models import Run
-from research.names import PLAN, stage_label
+from research.names import FINISHED, PLAN, stage_label
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError
@@ -245,7 +245,6 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
     "not-run": "Not run",
 }
-FINISHED = ("done", "skipped")
 TIMED = ("done", "skipped", "failed")  # a cancelled stage's time says nothing
 STATE_LABELS = {
     "queued": "Queued",
