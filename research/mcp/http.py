@@ -116,6 +116,10 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         manager = await self._manager_for(token)
+        if manager is None:
+            message = "The MCP server could not start its sessions; the server log says why."
+            await _error(503, -32603, message)(scope, receive, send)
+            return
         # Keyed by the digest, not the row id: a row id can come back after a delete.
         principal = AccessToken(token=token.prefix, client_id=token.digest[:32], scopes=[])
         await manager.handle_request({**scope, "user": AuthenticatedUser(principal)}, receive, send)
@@ -138,7 +142,8 @@ class McpEndpoint:
         response.headers["Retry-After"] = str(seconds)
         return response
 
-    async def _manager_for(self, token: ApiToken) -> StreamableHTTPSessionManager:
+    async def _manager_for(self, token: ApiToken) -> StreamableHTTPSessionManager | None:
+        """The token's user's session manager, started on first use; None if it cannot start."""
         user_id = token.user_id
         manager = self._managers.get(user_id)
         if manager is not None:
@@ -155,18 +160,32 @@ class McpEndpoint:
                     )
                 )
                 manager = server.session_manager
-                await self._task_group.start(_run_manager, manager)
+                try:
+                    await self._task_group.start(self._run_manager, user_id, manager)
+                except Exception:
+                    logger.exception("MCP over HTTP: the sessions of user %s cannot start", user_id)
+                    return None
                 self._managers[user_id] = manager
                 logger.info("MCP over HTTP: sessions for user %s started", user_id)
         return manager
 
-
-async def _run_manager(
-    manager: StreamableHTTPSessionManager, *, task_status: TaskStatus[None]
-) -> None:
-    async with manager.run():
-        task_status.started()
-        await anyio.sleep_forever()
+    async def _run_manager(
+        self,
+        user_id: int,
+        manager: StreamableHTTPSessionManager,
+        *,
+        task_status: TaskStatus[None],
+    ) -> None:
+        """Run one user's manager until shutdown. Should it fail, only that user's sessions
+        end (logged), and their next request starts a new manager."""
+        try:
+            async with manager.run():
+                task_status.started()
+                await anyio.sleep_forever()
+        except Exception:
+            if self._managers.pop(user_id, None) is None:
+                raise  # it never started: _manager_for reports it
+            logger.exception("MCP over HTTP: the sessions of user %s stopped", user_id)
 
 
 # --- the gates ----------------------------------------------------------------------------

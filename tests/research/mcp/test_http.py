@@ -354,3 +354,32 @@ def test_only_the_token_s_fingerprint_is_stored(ada):
     assert len(secret) >= 40
     assert ApiToken.find(secret) == token
     assert ApiToken.find(secret[:-1]) is None
+
+
+def test_a_user_whose_sessions_cannot_start_gets_503_and_others_carry_on(
+    url, ada, bob, monkeypatch
+):
+    from contextlib import asynccontextmanager
+
+    from mcp.server.mcpserver import MCPServer
+
+    from research.mcp import http
+
+    @asynccontextmanager
+    async def broken(_server):
+        raise RuntimeError("the event listener cannot start")
+        yield {}
+
+    real = http.build_server
+    monkeypatch.setattr(
+        http,
+        "build_server",
+        lambda user: MCPServer(name="broken", lifespan=broken) if user == bob else real(user),
+    )
+    _, bobs = ApiToken.issue(bob, "laptop")
+    _, adas = ApiToken.issue(ada, "laptop")
+    refused = post(url, INITIALIZE, secret=bobs)
+    assert refused.status_code == 503
+    assert "could not start its sessions" in refused.json()["error"]["message"]
+    assert "RuntimeError" not in refused.text
+    assert post(url, INITIALIZE, secret=adas).status_code == 200
