@@ -44,6 +44,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp_types import INTERNAL_ERROR, INVALID_REQUEST
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
@@ -98,7 +99,7 @@ class McpEndpoint:
         if self._task_group is None:
             refusal = _error(
                 503,
-                -32603,
+                INTERNAL_ERROR,
                 "The MCP endpoint needs the ASGI lifespan: run uvicorn with `--lifespan on` "
                 "(manage.py serve does).",
             )
@@ -118,7 +119,7 @@ class McpEndpoint:
         manager = await self._manager_for(token)
         if manager is None:
             message = "The MCP server could not start its sessions; the server log says why."
-            await _error(503, -32603, message)(scope, receive, send)
+            await _error(503, INTERNAL_ERROR, message)(scope, receive, send)
             return
         # Keyed by the digest, not the row id: a row id can come back after a delete.
         principal = AccessToken(token=token.prefix, client_id=token.digest[:32], scopes=[])
@@ -290,11 +291,12 @@ async def _buffer_body(scope: Scope, receive: Receive) -> tuple[bytes, Receive, 
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return b"", receive, _error(400, -32600, "The request ended before its body.")
+            return b"", receive, _error(400, INVALID_REQUEST, "The request ended before its body.")
         chunks.append(message.get("body", b""))
         size += len(chunks[-1])
         if size > DEFAULT_MAX_REQUEST_BODY_SIZE:
-            return b"", receive, _error(413, -32600, "The request body is too large (4 MiB).")
+            too_large = "The request body is larger than 4 MiB."
+            return b"", receive, _error(413, INVALID_REQUEST, too_large)
         if not message.get("more_body", False):
             break
     body = b"".join(chunks)

@@ -383,3 +383,11 @@ def test_a_user_whose_sessions_cannot_start_gets_503_and_others_carry_on(
     assert "could not start its sessions" in refused.json()["error"]["message"]
     assert "RuntimeError" not in refused.text
     assert post(url, INITIALIZE, secret=adas).status_code == 200
+
+
+def test_a_body_over_4_mib_is_refused_before_it_is_read_whole(url, ada):
+    _, secret = ApiToken.issue(ada, "laptop")
+    huge = call_tool("get_run_status", {"run_id": "x" * (5 * 1024 * 1024)})
+    response = post(url, huge, secret=secret)
+    assert response.status_code == 413
+    assert "larger than 4 MiB" in response.json()["error"]["message"]
