@@ -166,10 +166,14 @@ class Sessions:
         return EmptyResult()
 
     def _check_subscribable(self, uri: str) -> None:
+        """Refuse (invalid params) anything but the runs list and an artifact a client may
+        read of one of the user's runs: the same rule as reading it."""
         if uri == RUNS_URI:
             return
+        if not uri.startswith(f"{SCHEME}/"):
+            raise MCPError(INVALID_PARAMS, f"not a run resource: {uri!r}")
         run_id, _, name = uri.removeprefix(f"{SCHEME}/").partition("/")
-        if not uri.startswith(f"{SCHEME}/") or not readable(name):
+        if not readable(name):
             raise MCPError(INVALID_PARAMS, f"not a run resource: {uri!r}")
         try:
             owned_run(self.user, run_id)

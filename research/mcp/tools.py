@@ -107,7 +107,7 @@ class SourceOutcome(BaseModel):
 class SearchResults(BaseModel):
     status: str = Field(
         description="OK (results found), NO_HIT (every source looked, none found anything), "
-        "a failure outcome when no source could look, or INVALID"
+        "the outcome of a source that could not look when nothing was found, or INVALID"
     )
     query: str
     results: list[SearchHitOut] = Field(default_factory=list)
@@ -252,7 +252,9 @@ def _sources(name: str) -> list[SourceChoice]:
     return [c for c in choices if c.default] or choices
 
 
-def _search_one(choice: SourceChoice, query: str, limit: int) -> tuple[SourceOutcome, list]:
+def _search_one(
+    choice: SourceChoice, query: str, limit: int
+) -> tuple[SourceOutcome, list[SearchHitOut]]:
     try:
         provider = build_provider(choice.spec)
     except SourceSpecError as exc:
@@ -613,7 +615,9 @@ def register_stage_tools(server: MCPServer, user) -> None:
                 FilterResult(status=INVALID), "Give either run_id or candidates (not both)."
             )
         if candidates:
-            return filter_given(candidates, question, options or [], dimensions or [], max_kept)
+            return await anyio.to_thread.run_sync(
+                filter_given, candidates, question, options or [], dimensions or [], max_kept
+            )
         return await sync_to_async(filter_run)(user, run_id.strip(), max_kept)
 
     @server.tool(
@@ -659,7 +663,9 @@ def register_stage_tools(server: MCPServer, user) -> None:
             message = "Give either run_id with source_id, or text with options (not both)."
             return _invalid(KeyPoints(status=INVALID), message)
         if text:
-            return key_points_of_text(text, options or [], dimensions or [], limit)
+            return await anyio.to_thread.run_sync(
+                key_points_of_text, text, options or [], dimensions or [], limit
+            )
         return await sync_to_async(key_points_of_source)(user, run_id.strip(), source_id.strip())
 
     @server.tool(
