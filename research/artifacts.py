@@ -123,6 +123,9 @@ class KeyPoint(Artifact):
     # (+1 under "Pros", -1 under "Cons" or a "no" cell), and that column's header.
     polarity: int | None = None
     header: str | None = None
+    # Who read the point off the page: the deterministic reader, or the model (LLM mode;
+    # its quote was verified against the stored text before it was kept).
+    origin: Literal["reader", "model"] = "reader"
 
 
 class SourceNotes(Artifact):
@@ -167,6 +170,10 @@ class Claim(Artifact):
     source_id: str
     quote: str
     offset: int = 0
+    origin: Literal["reader", "model"] = "reader"
+    # Set when the deterministic reader, reading the same quote, finds the opposite of what
+    # the model said: the claim is shown with this warning and left out of the scores.
+    flag: str | None = None
 
 
 class ContradictionSide(Artifact):
@@ -192,6 +199,8 @@ class Contradiction(Artifact):
     cause: Literal["time", "scope", "error"] | None = None
     # With cause "time": the claim that describes the current state.
     current: str | None = None
+    # Who judged the two sides to disagree: the deterministic finder or the model.
+    judged_by: Literal["reader", "model"] = "reader"
 
 
 class Consensus(Artifact):
@@ -243,6 +252,10 @@ class ScoreCell(Artifact):
     # listed as evidence, left out of base and consistency.
     superseded: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # why, in the plan's language
+    # LLM mode: the model's own base judgement of the cell (0-100) and the claims it cited;
+    # `base` uses it only when every cited claim is one of the cell's unflagged claims.
+    model_base: float | None = None
+    model_claim_ids: list[str] = Field(default_factory=list)
 
 
 class Assessment(Artifact):
