@@ -260,6 +260,10 @@ def install(server: MCPServer, sessions: Sessions) -> None:
     _add_follow_tools(server, sessions)
 
 
+def _tools_by_stage() -> str:
+    return "; ".join(f"{stage_label(s)}: {', '.join(sorted(t))}" for s, t in STAGE_TOOLS.items())
+
+
 def _add_follow_tools(server: MCPServer, sessions: Sessions) -> None:
     @server.tool(
         name="follow_run",
@@ -267,10 +271,8 @@ def _add_follow_tools(server: MCPServer, sessions: Sessions) -> None:
         description=(
             "Call this when you are about to work through one run's stages yourself. From "
             "then on the tool list shows the run-level tools and only the tools of the stage "
-            "the run is at (retrieve: search_engine_query; filter: chunk_filter_candidates; "
-            "deep-read: page_fetch_markdown and extract_key_points; cross-validate and decide: "
-            "generate_assessment), and you are told (tools/list_changed) when the run moves "
-            "on. Call unfollow_run to see every tool again."
+            f"the run is at ({_tools_by_stage()}), and you are told (tools/list_changed) when "
+            "the run moves on. Call unfollow_run to see every tool again."
         ),
         annotations=READ_ONLY,
     )
