@@ -60,7 +60,36 @@ def key_points(
 ) -> list[KeyPoint]:
     """Pick up to `limit` sentences, the most informative first, returned in page order.
     `aliases` are other names of the options (brand names, abbreviations)."""
-    scored: list[tuple[int, int, KeyPoint]] = []
+    scored = scored_points(text, options, dimensions, page_option, base_offset, aliases)
+    return best_points(scored, limit)
+
+
+MIN_SCORE = 3  # what a sentence must score to be a key point
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A sentence (or table row) the reader judged, with what it scored."""
+
+    score: int
+    at: int  # where it starts in the text scored (its offset less base_offset)
+    point: KeyPoint
+    table: bool = False  # a table row or pros/cons item, tied to its option by its place
+
+
+def scored_points(
+    text: str,
+    options: list[str],
+    dimensions: list[str],
+    page_option: str | None = None,
+    base_offset: int = 0,
+    aliases: dict[str, tuple[str, ...]] | None = None,
+    min_score: int = MIN_SCORE,
+) -> list[Scored]:
+    """Every sentence about an option that scores at least `min_score`, and every table
+    row, in no particular order. A `min_score` below MIN_SCORE casts a wider net, for a
+    reader (the model) that looks again at what the rules would leave out."""
+    scored: list[Scored] = []
     ctx = _Context(aliases=aliases or {})
     for start, end in sentence_spans(text):
         subject, named = _subject(text, start, end, options, page_option, ctx)
@@ -68,24 +97,29 @@ def key_points(
             quote = text[s:e]
             if not _usable(quote):
                 continue
-            point, score = _judge(quote, s + base_offset, named, subject, dimensions)
+            point, score = _judge(quote, s + base_offset, named, subject, dimensions, min_score)
             if point is not None:
-                scored.append((score, s, point))
-    scored = _with_table_points(scored, text, options, dimensions, base_offset)
-    best = sorted(scored, key=lambda s: (-s[0], s[1]))[:limit]
-    return [point for _, _, point in sorted(best, key=lambda s: s[1])]
+                scored.append(Scored(score, s, point))
+    return _with_table_points(scored, text, options, dimensions, base_offset)
+
+
+def best_points(scored: list[Scored], limit: int) -> list[KeyPoint]:
+    """The `limit` best of those scoring MIN_SCORE or more, in page order."""
+    eligible = [s for s in scored if s.score >= MIN_SCORE]
+    best = sorted(eligible, key=lambda s: (-s.score, s.at))[:limit]
+    return [s.point for s in sorted(best, key=lambda s: s.at)]
 
 
 TABLE_SCORE = 5  # a row or list item that a table or list ties to an option is evidence
 
 
 def _with_table_points(
-    scored: list[tuple[int, int, KeyPoint]],
+    scored: list[Scored],
     text: str,
     options: list[str],
     dimensions: list[str],
     base_offset: int,
-) -> list[tuple[int, int, KeyPoint]]:
+) -> list[Scored]:
     """Table rows and pros/cons items, which name their option by their column or the
     heading above them; they replace a sentence key point over the same text."""
     table = {}
@@ -110,10 +144,11 @@ def _with_table_points(
         s
         for s in scored
         if not any(
-            s[2].offset < end and start < s[2].offset + len(s[2].quote) for start, end in spans
+            s.point.offset < end and start < s.point.offset + len(s.point.quote)
+            for start, end in spans
         )
     ]
-    return kept + [(TABLE_SCORE, p.offset - base_offset, p) for p in table.values()]
+    return kept + [Scored(TABLE_SCORE, p.offset - base_offset, p, True) for p in table.values()]
 
 
 def _subject(
@@ -200,7 +235,12 @@ def _usable(quote: str) -> bool:
 
 
 def _judge(
-    quote: str, offset: int, named: bool, subject: str | None, dimensions: list[str]
+    quote: str,
+    offset: int,
+    named: bool,
+    subject: str | None,
+    dimensions: list[str],
+    min_score: int,
 ) -> tuple[KeyPoint | None, int]:
     if subject is None:
         return None, 0
@@ -214,7 +254,7 @@ def _judge(
         + bool(_COMPARISON.search(quote))
         + bool(stance_polarity(quote))
     )
-    if score < 3:
+    if score < min_score:
         return None, 0
     point = KeyPoint(
         text=clean(quote), quote=quote, offset=offset, option=subject, dimension=dimension
