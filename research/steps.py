@@ -154,7 +154,12 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     filtered = store.read_model(FILTERED, Filtered)
     result = deep_read(
-        plan, filtered, HttpFetcher.from_settings(), ctx, workers=settings.FETCH_CONCURRENCY
+        plan,
+        filtered,
+        HttpFetcher.from_settings(),
+        ctx,
+        workers=settings.FETCH_CONCURRENCY,
+        llm=open_llm(store, ctx, "deepread"),
     )
     store.write_texts({page_artifact(sid): text for sid, text in result.pages.items()})
     store.write_json(NOTES, result.notes)

@@ -8,14 +8,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from research.artifacts import Filtered, KeptCandidate, Notes, Plan, SourceNotes
+from research.artifacts import Filtered, KeptCandidate, KeyPoint, Notes, Plan, SourceNotes
+from research.llm import StageLLM
 from research.names import page_artifact
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract import extract_page
 from research.stages.context import StageContext
-from research.stages.keypoints import key_points
+from research.stages.keypoints import MIN_SCORE, best_points, scored_points
+from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
 from research.stages.text import discover_aliases, mentions
 from research.stages.urls import site_of
 
@@ -27,6 +29,7 @@ _LOCAL_TYPES = {
     ".pdf": "application/pdf",
 }
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+KEY_POINTS = 24  # the most key points one page gives
 
 
 @dataclass
@@ -36,8 +39,15 @@ class DeepRead:
 
 
 def deep_read(
-    plan: Plan, filtered: Filtered, fetcher: Fetcher, ctx: StageContext, workers: int = 8
+    plan: Plan,
+    filtered: Filtered,
+    fetcher: Fetcher,
+    ctx: StageContext,
+    workers: int = 8,
+    llm: StageLLM | None = None,
 ) -> DeepRead:
+    """With `llm`, the model re-picks and labels each page's key points from the reader's
+    best sentences (research.stages.modelpoints); without it, the reader's stand."""
     chosen = choose_pages(filtered.kept, plan.options, plan.limits.max_pages)
     ctx.record(
         "pages_chosen",
@@ -47,13 +57,15 @@ def deep_read(
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
         results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
     _mark_syndicated_copies(results)
-    aliases = _note_key_points(plan, filtered, results)
+    aliases, readings = _note_key_points(plan, filtered, results, WIDER_NET if llm else MIN_SCORE)
     if any(aliases.values()):
         ctx.record(
             "aliases_found",
             aliases={o: list(a) for o, a in aliases.items() if a},
             reason="the pages name these options so in brackets beside their names",
         )
+    if llm is not None:
+        model_key_points(plan, readings, llm, ctx, KEY_POINTS)
     pages = {
         notes.source_id: page
         for notes, page in results
@@ -74,14 +86,19 @@ def deep_read(
 
 
 def _note_key_points(
-    plan: Plan, filtered: Filtered, results: list[tuple[SourceNotes, str | None]]
-) -> dict[str, tuple[str, ...]]:
+    plan: Plan,
+    filtered: Filtered,
+    results: list[tuple[SourceNotes, str | None]],
+    min_score: int,
+) -> tuple[dict[str, tuple[str, ...]], list[PageReading]]:
     """Key points for every page read, once all are in: the names pages give an option
-    ("Ozempic (semaglutide)") are learnt from all of them and the search snippets."""
+    ("Ozempic (semaglutide)") are learnt from all of them and the search snippets. Each
+    page's scored sentences (down to `min_score`) are kept for a second look."""
     texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
     texts += [page for _, page in results if page is not None]
     aliases = discover_aliases(texts, plan.options)
     titles = {k.id: k for k in filtered.kept}
+    readings = []
     for notes, stored in results:
         if stored is None or notes.duplicate_of is not None:
             continue
@@ -90,15 +107,18 @@ def _note_key_points(
         page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
             _url_words(cand.url if cand else notes.url), plan.options, aliases
         )
-        notes.key_points = key_points(
+        scored = scored_points(
             stored[body_at:],
             plan.options,
             [d.name for d in plan.dimensions],
             page_option=page_option,
             base_offset=body_at,
             aliases=aliases,
+            min_score=min_score,
         )
-    return aliases
+        notes.key_points = best_points(scored, KEY_POINTS)
+        readings.append(PageReading(notes, scored, aliases))
+    return aliases, readings
 
 
 def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> list[KeptCandidate]:
@@ -248,6 +268,16 @@ def notes_markdown(notes: Notes) -> str:
         ]
         for kp in src.key_points:
             tag = " / ".join(x for x in (kp.option, kp.dimension) if x)
-            lines.append(f'- [{tag}] "{kp.quote}" (offset {kp.offset})')
+            lines.append(f'- [{tag}] "{kp.quote}" (offset {kp.offset}{_picked_by(kp)})')
         lines.append("")
     return "\n".join(lines)
+
+
+_STANCES = {1: "for", -1: "against", 0: "neither for nor against"}
+
+
+def _picked_by(kp: KeyPoint) -> str:
+    if kp.origin != "model":
+        return ""
+    stance = _STANCES.get(kp.polarity) if kp.polarity is not None else None
+    return "; picked by the model" + (f", {stance}" if stance else "")

@@ -1,0 +1,259 @@
+"""Deep-read key points with a model: which of the reader's sentences matter, and what each
+is about.
+
+The model never sees a whole page (8 pages of 12,000 characters would be ~24k tokens). The
+deterministic reader scores every sentence of a page anyway; the best CANDIDATES of them
+(a wider net than its own cut, table rows aside), trimmed, go to the model numbered, a few
+pages to a call. The model answers by number with the option, dimension and polarity of the
+sentences worth keeping, so its key points quote the stored text exactly, by construction.
+
+Per page the result is the model's points plus the reader's points the model did not take
+that the reader is sure of: table rows and pros/cons items, and sentences with a typed fact
+(licence, version, date, figure), so a typed fact is never lost to the model's choice. A page
+the model gave no usable answer for keeps the reader's key points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from pydantic import BaseModel
+
+from research.artifacts import KeyPoint, Plan, SourceNotes
+from research.llm import Ask, StageLLM, render_prompt
+from research.stages.claims import extract
+from research.stages.context import StageContext
+from research.stages.keypoints import MIN_SCORE, Scored, best_points
+from research.stages.text import mentions
+
+WIDER_NET = MIN_SCORE - 1  # also show the model sentences the rules fall just short on
+CANDIDATES = 10  # sentences of a page shown to the model
+SENTENCE_CHARS = 180  # of each sentence shown
+TITLE_CHARS = 80
+PAGES_PER_CALL = 4
+MODEL_POINTS = 8  # the most key points the model picks on one page
+ANSWER_TOKENS_PER_PAGE = 12 + 24 * MODEL_POINTS  # the answer's cap, per page in a call
+TASK = "deepread"  # names the calls in the log and picks the model (LLM_MODEL_DEEPREAD)
+
+
+class PickedPoint(BaseModel):
+    i: int
+    option: str
+    dimension: str | None
+    polarity: int
+
+
+class PagePicks(BaseModel):
+    id: str
+    points: list[PickedPoint]
+
+
+class Picks(BaseModel):
+    pages: list[PagePicks]
+
+
+@dataclass
+class PageReading:
+    """One stored page as the reader scored it."""
+
+    notes: SourceNotes
+    scored: list[Scored]  # every sentence and table row scoring WIDER_NET or more
+    aliases: dict[str, tuple[str, ...]]
+
+    @cached_property
+    def candidates(self) -> list[Scored]:
+        """The sentences shown to the model, in page order: the best-scored ones. Table
+        rows are left out: their column already says what they are about."""
+        sentences = [s for s in self.scored if not s.table]
+        best = sorted(sentences, key=lambda s: (-s.score, s.at))[:CANDIDATES]
+        return sorted(best, key=lambda s: s.at)
+
+
+@dataclass
+class Tally:
+    """What the model changed, for the stage's summary in the log."""
+
+    model_points: int = 0
+    reader_points: int = 0
+    dropped: int = 0
+    pages_by_model: int = 0
+    pages_by_reader: int = 0
+
+
+def model_key_points(
+    plan: Plan, readings: list[PageReading], llm: StageLLM, ctx: StageContext, limit: int
+) -> None:
+    """Replace each page's key points with the model's choice where it gave a usable one."""
+    asked = [r for r in readings if r.candidates]
+    if not asked:
+        return
+    batches = [asked[i : i + PAGES_PER_CALL] for i in range(0, len(asked), PAGES_PER_CALL)]
+    dimensions = [d.name for d in plan.dimensions]
+    system = render_prompt(
+        "deep_read",
+        stage=llm.stage,
+        run_id=llm.run_id,
+        question=plan.question,
+        options=plan.options,
+        dimensions=dimensions,
+        per_page=MODEL_POINTS,
+    )
+    answers = llm.ask_all(
+        [
+            Ask(
+                task=TASK,
+                schema=Picks,
+                system=system,
+                user=pages_message(batch),
+                max_tokens=16 + ANSWER_TOKENS_PER_PAGE * len(batch),
+                fallback="the reader's key points for these pages",
+            )
+            for batch in batches
+        ]
+    )
+    tally = Tally(pages_by_reader=len(readings) - len(asked))
+    unjudged: list[str] = []
+    for batch, answer in zip(batches, answers, strict=True):
+        picks = _picks_by_page(batch, answer.value, llm, ctx) if answer.value else {}
+        for reading in batch:
+            chosen = picks.get(reading.notes.source_id)
+            points = None
+            if chosen is not None:
+                points = _page_points(plan, reading, chosen, limit, llm, ctx, tally)
+            if points is None:
+                tally.pages_by_reader += 1
+                unjudged.append(reading.notes.source_id)
+                continue
+            reading.notes.key_points = points
+            tally.pages_by_model += 1
+    if unjudged:
+        ctx.record(
+            "llm_unjudged",
+            stage=llm.stage,
+            task=TASK,
+            ids=unjudged,
+            fallback="the reader's key points",
+        )
+    ctx.record(
+        "key_points_by_model",
+        pages_by_model=tally.pages_by_model,
+        pages_by_reader=tally.pages_by_reader,
+        model_points=tally.model_points,
+        reader_points=tally.reader_points,
+        dropped=tally.dropped,
+    )
+
+
+def pages_message(batch: list[PageReading]) -> str:
+    """The pages as the model reads them: id and title, then the numbered sentences; "(X)"
+    marks a sentence the reader took to be about X though it does not name X itself."""
+    blocks = []
+    for reading in batch:
+        notes = reading.notes
+        title = " ".join((notes.title or notes.url).split())
+        lines = [f"Page {notes.source_id}: {_cut(title, TITLE_CHARS)}"]
+        for n, scored in enumerate(reading.candidates, start=1):
+            point = scored.point
+            option = point.option or ""
+            named = option and mentions(point.text, option, reading.aliases.get(option, ()))
+            tag = "" if named or not option else f"({option}) "
+            lines.append(f"{n}. {tag}{_cut(point.text, SENTENCE_CHARS)}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _picks_by_page(
+    batch: list[PageReading], picks: Picks, llm: StageLLM, ctx: StageContext
+) -> dict[str, PagePicks]:
+    ids = {r.notes.source_id for r in batch}
+    by_page: dict[str, PagePicks] = {}
+    for page in picks.pages:
+        if page.id in ids and page.id not in by_page:
+            by_page[page.id] = page
+        elif page.id not in ids:
+            _dropped(ctx, llm, page.id, None, "no page with this id was in the message")
+    return by_page
+
+
+def _page_points(
+    plan: Plan,
+    reading: PageReading,
+    chosen: PagePicks,
+    limit: int,
+    llm: StageLLM,
+    ctx: StageContext,
+    tally: Tally,
+) -> list[KeyPoint] | None:
+    """The page's key points from the model's picks, or None when every pick was unusable
+    (the page then keeps the reader's)."""
+    source_id = reading.notes.source_id
+    candidates = reading.candidates
+    options = {o.casefold(): o for o in plan.options}
+    dimensions = {d.name.casefold(): d.name for d in plan.dimensions}
+    picked: dict[int, KeyPoint] = {}
+    for pick in chosen.points:
+        problem = _problem(pick, len(candidates), options, dimensions, picked)
+        if problem is None and len(picked) >= MODEL_POINTS:
+            problem = f"more than {MODEL_POINTS} points for one page"
+        if problem is not None:
+            _dropped(ctx, llm, source_id, pick.i, problem)
+            tally.dropped += 1
+            continue
+        point = candidates[pick.i - 1].point
+        picked[pick.i] = point.model_copy(
+            update={
+                "option": options[pick.option.casefold()],
+                "dimension": dimensions[pick.dimension.casefold()] if pick.dimension else None,
+                "polarity": pick.polarity,
+                "origin": "model",
+            }
+        )
+    if chosen.points and not picked:
+        return None
+    taken = {p.offset for p in picked.values()}
+    dims = list(dimensions.values())
+    sure = [
+        s
+        for s in reading.scored
+        if s.point.offset not in taken and (s.table or _has_typed_fact(s.point, dims, plan))
+    ]
+    reader = best_points(sure, max(0, limit - len(picked)))
+    tally.model_points += len(picked)
+    tally.reader_points += len(reader)
+    return sorted([*picked.values(), *reader], key=lambda p: p.offset)
+
+
+def _problem(
+    pick: PickedPoint,
+    count: int,
+    options: dict[str, str],
+    dimensions: dict[str, str],
+    picked: dict[int, KeyPoint],
+) -> str | None:
+    if not 1 <= pick.i <= count:
+        return f"sentence {pick.i} is not one of the {count} numbered sentences"
+    if pick.i in picked:
+        return f"sentence {pick.i} was picked twice"
+    if pick.option.casefold() not in options:
+        return f"{pick.option!r} is not one of the plan's options"
+    if pick.dimension and pick.dimension.casefold() not in dimensions:
+        return f"{pick.dimension!r} is not one of the plan's dimensions"
+    if pick.polarity not in (-1, 0, 1):
+        return f"polarity {pick.polarity} is not -1, 0 or 1"
+    return None
+
+
+def _has_typed_fact(point: KeyPoint, dimensions: list[str], plan: Plan) -> bool:
+    facts = extract(point.quote, dimensions, point.dimension, options=plan.options)
+    return any(f.kind == "fact" for f in facts)
+
+
+def _dropped(ctx: StageContext, llm: StageLLM, source_id: str, i: int | None, reason: str) -> None:
+    ctx.record(
+        "llm_point_dropped", stage=llm.stage, task=TASK, source_id=source_id, i=i, reason=reason
+    )
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
