@@ -1,7 +1,10 @@
 """Stage 5's decision: the score matrix, totals, ranking, recommendation and assessment.
 
-Only claims whose quote is found, verbatim, in the stored text of their source take part.
-Every sentence it writes is in the plan's language.
+Only claims whose quote is found, verbatim, in the stored text of their source take part,
+and of those only the ones not flagged (a model's claim the deterministic reader reads the
+other way): flagged claims are shown with their cells' evidence but count in no score, no
+consistency and no assessment. In LLM mode the model gives each cell's lean
+(decisions.model_leans). Every sentence it writes is in the plan's language.
 """
 
 from __future__ import annotations
@@ -12,7 +15,17 @@ from datetime import date
 
 from decisions.assessment import assess
 from decisions.missing import Reading, explain_gaps, missing_information
-from decisions.scoring import SourceInfo, rank, score_cell, source_infos, superseded, total
+from decisions.model_leans import Key, Leans, model_leans
+from decisions.scoring import (
+    SourceInfo,
+    counted,
+    model_dropped_note,
+    rank,
+    score_cell,
+    source_infos,
+    superseded,
+    total,
+)
 from research.artifacts import (
     Candidates,
     Claim,
@@ -26,6 +39,7 @@ from research.artifacts import (
     Recommendation,
     ScoreCell,
 )
+from research.llm import StageLLM
 from research.stages.context import StageContext
 from research.stages.text import in_language
 
@@ -82,6 +96,13 @@ def verify_quotes(crosscheck: Crosscheck, pages: dict[str, str], ctx: StageConte
                 quote=claim.quote,
                 reason="not found in the stored source text",
             )
+    result = restricted(crosscheck, kept)
+    return Verified(result, len(crosscheck.claims), len(crosscheck.claims) - len(kept))
+
+
+def restricted(crosscheck: Crosscheck, kept: list[Claim]) -> Crosscheck:
+    """The cross-check as if only `kept` had been found: contradictions need both main
+    claims, consensus two claims still standing."""
     ids = {c.id for c in kept}
     contradictions = [
         _verified_sides(x, ids)
@@ -92,14 +113,21 @@ def verify_quotes(crosscheck: Crosscheck, pages: dict[str, str], ctx: StageConte
         k.model_copy(update={"claim_ids": [i for i in k.claim_ids if i in ids]})
         for k in crosscheck.consensus
     ]
-    result = crosscheck.model_copy(
+    return crosscheck.model_copy(
         update={
             "claims": kept,
             "contradictions": contradictions,
             "consensus": [k for k in consensus if len(k.claim_ids) >= 2],
         }
     )
-    return Verified(result, len(crosscheck.claims), len(crosscheck.claims) - len(kept))
+
+
+def unflagged(crosscheck: Crosscheck) -> Crosscheck:
+    """What the scores count: the cross-check without its flagged claims, nor the
+    contradictions and agreement that rest on them."""
+    if not any(c.flag for c in crosscheck.claims):
+        return crosscheck
+    return restricted(crosscheck, [c for c in crosscheck.claims if not c.flag])
 
 
 def _verified_sides(x: Contradiction, ids: set[str]) -> Contradiction:
@@ -123,15 +151,25 @@ def decide(
     ctx: StageContext,
     today: date | None = None,
     filtered: Filtered | None = None,
+    llm: StageLLM | None = None,
 ) -> Decision:
-    """`filtered` lets a gap name the kept pages that were never read."""
+    """`filtered` lets a gap name the kept pages that were never read; `llm`, when a model
+    is configured, gives each cell's lean."""
     today, language = today or date.today(), plan.language
-    check = verified.crosscheck
+    _log_flagged(verified.crosscheck, ctx)
+    check = unflagged(verified.crosscheck)
     sources = source_infos(notes, plan.options, language)
     _log_sources(sources, ctx)
     _log_superseded(check, ctx)
     reading = Reading(notes, filtered, plan.limits.max_pages)
-    cells = explain_gaps(_matrix(plan, check, sources, today), reading, language)
+    by_cell = _claims_by_cell(plan, check, sources)
+    leans = Leans()
+    if llm is not None:
+        current = {k: counted(v, sources, check.contradictions) for k, v in by_cell.items()}
+        flagged = _claims_by_cell(plan, verified.crosscheck, sources, flagged=True)
+        leans = model_leans(plan, current, sources, flagged, llm, ctx)
+    matrix = _matrix(plan, check, by_cell, sources, today, leans)
+    cells = explain_gaps(matrix, reading, language)
     weights = {d.name: d.weight for d in plan.dimensions}
     totals = {
         o: _rounded(total([c for c in cells if c.option == o], weights)) for o in plan.options
@@ -186,6 +224,19 @@ def _log_sources(sources: dict[str, SourceInfo], ctx: StageContext) -> None:
         )
 
 
+def _log_flagged(check: Crosscheck, ctx: StageContext) -> None:
+    for claim in check.claims:
+        if claim.flag:
+            ctx.record(
+                "claim_flagged",
+                claim_id=claim.id,
+                option=claim.option,
+                dimension=claim.dimension,
+                flag=claim.flag,
+                reason="flagged: shown with its cell's evidence, left out of every score",
+            )
+
+
 def _log_superseded(check: Crosscheck, ctx: StageContext) -> None:
     by_contradiction: dict[str, list[str]] = {}
     for claim_id, x in superseded(check.contradictions).items():
@@ -205,22 +256,49 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
 
 
+def _claims_by_cell(
+    plan: Plan, check: Crosscheck, sources: dict[str, SourceInfo], flagged: bool = False
+) -> dict[Key, list[Claim]]:
+    """Each cell's claims from sources that were read: the unflagged ones, or (`flagged`)
+    only the flagged ones."""
+    return {
+        (option, dim.name): [
+            c
+            for c in check.claims
+            if c.option == option
+            and c.dimension == dim.name
+            and c.source_id in sources
+            and bool(c.flag) == flagged
+        ]
+        for option in plan.options
+        for dim in plan.dimensions
+    }
+
+
 def _matrix(
-    plan: Plan, check: Crosscheck, sources: dict[str, SourceInfo], today: date
+    plan: Plan,
+    check: Crosscheck,
+    by_cell: dict[Key, list[Claim]],
+    sources: dict[str, SourceInfo],
+    today: date,
+    leans: Leans,
 ) -> list[ScoreCell]:
     cells = []
-    for option in plan.options:
-        for dim in plan.dimensions:
-            claims = [
-                c
-                for c in check.claims
-                if c.option == option and c.dimension == dim.name and c.source_id in sources
-            ]
-            cells.append(
-                score_cell(
-                    option, dim.name, claims, sources, check.contradictions, today, plan.language
-                )
-            )
+    for (option, dimension), claims in by_cell.items():
+        cell = score_cell(
+            option,
+            dimension,
+            claims,
+            sources,
+            check.contradictions,
+            today,
+            plan.language,
+            lean=leans.used.get((option, dimension)),
+        )
+        dropped = leans.dropped.get((option, dimension))
+        if dropped and not cell.missing:
+            cell.notes.insert(1, model_dropped_note(dropped, plan.language))
+        cells.append(cell)
     return cells
 
 

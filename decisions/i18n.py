@@ -93,7 +93,7 @@ _EN: dict[str, str] = {
     "total_item": "{rank}. {option}: {total}",
     "item_sep": "; ",
     "option_line": "- **{name}** ({origin}): {detail}",
-    "contradiction_line": "- **{option}, {topic}** (`{id}`): {said}.{cause}",
+    "contradiction_line": "- **{option}, {topic}** (`{id}`){judged}: {said}.{cause}",
     "consensus_line": "- **{option}, {topic} = {value}**: {agree}",
     # reasons
     "reason_total": "{option} has the highest weighted total, {total}/100, with evidence on "
@@ -151,6 +151,14 @@ _EN: dict[str, str] = {
     "label_fact": "{attribute}: {value}",
     "label_statement": "statement on {attribute}",
     "superseded_mark": ", superseded by a later source (`{id}`)",
+    "model_read_mark": " (read by the model)",
+    "flagged_line": "flagged, left out of the scores: {flag}",
+    "model_leans": "In this run the model gave the lean (the judgement before it is shrunk "
+    "toward 50 by the weight of its evidence) of {count} of the {cells} cells with evidence; "
+    "each cell's notes name the claims it cited and what the rules alone would give.",
+    "model_leans_none": "The model gave no cell's lean in this run: every base below is the "
+    "rules' judgement.",
+    "judged_by_model": " (judged by the model)",
     "capped_mark": " (capped)",
     "capped_by": " · capped by `{claim}`: the project is no longer maintained",
     "scoring_notes": "How it was scored:",
@@ -253,7 +261,7 @@ _ZH: dict[str, str] = {
     "total_item": "{rank}. {option}：{total}",
     "item_sep": "；",
     "option_line": "- **{name}**（{origin}）：{detail}",
-    "contradiction_line": "- **{option}，{topic}**（`{id}`）：{said}。{cause}",
+    "contradiction_line": "- **{option}，{topic}**（`{id}`）{judged}：{said}。{cause}",
     "consensus_line": "- **{option}，{topic} = {value}**：{agree}",
     "reason_total": "{option}的加权总分最高，为 {total}/100，{dimensions} 个维度中有 {covered} "
     "个有证据（{cites}）。",
@@ -306,6 +314,13 @@ _ZH: dict[str, str] = {
     "label_fact": "{attribute}：{value}",
     "label_statement": "关于{attribute}的陈述",
     "superseded_mark": "，已被较新的来源取代（`{id}`）",
+    "model_read_mark": "（由模型读出）",
+    "flagged_line": "已标记，不计入评分：{flag}",
+    "model_leans": "本次运行中，在 {cells} 个有证据的单元格里，有 {count} 个的倾向"
+    "（按证据权重向 50 收缩之前的判断）由模型给出；各单元格的评分过程列出了模型所引的论断，"
+    "以及仅按规则所得的结果。",
+    "model_leans_none": "本次运行中模型没有给出任何单元格的倾向：以下基础判断均由规则得出。",
+    "judged_by_model": "（由模型判断）",
     "capped_mark": "（封顶）",
     "capped_by": " · 因 `{claim}` 封顶：该项目已不再维护",
     "scoring_notes": "评分过程：",

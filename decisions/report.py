@@ -5,6 +5,10 @@ the contradiction that matters most), then gives the sections DESIGN section 2 f
 question's language (decisions.i18n). Every quote is checked against the stored text of the
 source it cites before the report is written, and a report without all of its sections is
 an error, never a partial success.
+
+What the model did in LLM mode is marked where it shows: claims and contradictions it read
+or judged, the cells whose lean it gave, and claims flagged because the deterministic reader
+reads their quote the other way (shown with the flag's words, counted in no score).
 """
 
 from __future__ import annotations
@@ -117,6 +121,7 @@ def _context(
         "options": _options(data, cite, t),
         "dimensions": _dimensions(data, cite),
         "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
+        "model_leans": _model_leans(d, t),
         "cells": [_cell(c, claims, numbers, cite, old, t) for c in d.matrix],
         "ranking": d.ranking,
         "contradictions": [
@@ -154,6 +159,32 @@ def mode_line(d: Decision, t: Strings) -> str:
     return t("mode_llm") + (f" ({d.model})" if d.model else "")
 
 
+def _model_leans(d: Decision, t: Strings) -> str:
+    """In LLM mode, how many cells' lean the model gave; nothing otherwise."""
+    if d.mode != "llm":
+        return ""
+    cells = sum(1 for c in d.matrix if not c.missing)
+    count = sum(1 for c in d.matrix if c.model_base is not None)
+    return t("model_leans", count=count, cells=cells) if count else t("model_leans_none")
+
+
+def flag_text(flag: str) -> str:
+    """A flag on one line and without curly quotes, so the quote after it stays the only
+    one on its report line."""
+    return " ".join(flag.replace("“", '"').replace("”", '"').split())
+
+
+def scored(contradictions: list[Contradiction], claims: dict[str, Claim]) -> list[Contradiction]:
+    """The contradictions the scores count: none whose main claims are flagged."""
+    return [
+        x
+        for x in contradictions
+        if not any(
+            claims.get(s.claim_id) is not None and claims[s.claim_id].flag for s in (x.a, x.b)
+        )
+    ]
+
+
 def _rec_line(d: Decision, low: bool, t: Strings) -> str:
     if d.recommendation.option is None:
         return t("no_recommendation")
@@ -181,7 +212,7 @@ def _top_contradiction(
     strength: dict[str, float],
     t: Strings,
 ) -> str:
-    found = data.crosscheck.contradictions
+    found = scored(data.crosscheck.contradictions, claims)
     x = narrative.top_contradiction(found, data.decision, data.plan, claims)
     if x is None:
         if not numbers:
@@ -273,17 +304,30 @@ def _cell(
     t: Strings,
 ) -> dict[str, Any]:
     mine = [claims[i] for i in cell.claim_ids if i in claims]
+    flagged = [
+        c
+        for c in claims.values()
+        if c.flag and c.option == cell.option and c.dimension == cell.dimension
+    ]
     evidence = [
         {
             "claim_id": c.id,
             "n": numbers[c.source_id],
             "quote": c.quote,
-            "label": _label(c, t) + (t("superseded_mark", id=old[c.id].id) if c.id in old else ""),
+            "label": _label(c, t)
+            + (t("model_read_mark") if c.origin == "model" else "")
+            + (t("superseded_mark", id=old[c.id].id) if c.id in old else "")
+            + (f" · {t('flagged_line', flag=flag_text(c.flag))}" if c.flag else ""),
         }
-        for c in mine
+        for c in (*mine, *flagged)
         if c.source_id in numbers
     ]
-    return {**cell.model_dump(), "cites": cite([c.source_id for c in mine]), "evidence": evidence}
+    return {
+        **cell.model_dump(),
+        "cites": cite([c.source_id for c in mine]),
+        "evidence": evidence,
+        "flagged": any(c.source_id in numbers for c in flagged),
+    }
 
 
 def _label(claim: Claim, t: Strings) -> str:
@@ -317,20 +361,33 @@ def _contradiction(
         "topic": _topic_label(x.attribute, x.dimension, t),
         "said": t.say(said.key, said.params),
         "cause": _cause(x, claims, numbers, strength, t),
-        "sides": [_side(x, side, numbers, t) for side in ("a", "b")],
+        "judged": t("judged_by_model") if x.judged_by == "model" else "",
+        "sides": [_side(x, side, claims, numbers, t) for side in ("a", "b")],
     }
 
 
-def _side(x: Contradiction, side: str, numbers: dict[str, int], t: Strings) -> dict[str, Any]:
+def _side(
+    x: Contradiction, side: str, claims: dict[str, Claim], numbers: dict[str, int], t: Strings
+) -> dict[str, Any]:
     main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
     pages = _pages(x, side, numbers)
     quotes = [
-        {"n": numbers[s.source_id], "quote": s.quote}
+        {"n": numbers[s.source_id], "quote": s.quote, "mark": _side_mark(claims.get(s.claim_id), t)}
         for s in (main, *also)
         if s.source_id in numbers
     ]
     cites = ", ".join(f"[{n}]" for n in sorted({numbers[p] for p in pages}))
     return {"label": t(f"side_{side}", count=len(pages), cites=cites), "quotes": quotes}
+
+
+def _side_mark(claim: Claim | None, t: Strings) -> str:
+    """What goes before a side's quote: who read the claim, and its flag."""
+    if claim is None:
+        return ""
+    marks = [t("model_read_mark").strip()] if claim.origin == "model" else []
+    if claim.flag:
+        marks.append(t("flagged_line", flag=flag_text(claim.flag)))
+    return " ".join(marks) + t("colon") if marks else ""
 
 
 def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> dict[str, Any]:

@@ -18,6 +18,15 @@ an interested party (30); otherwise primary 90, comparison 60, community 30.
 
   so one review that calls an option fast gives 50 + 50 * 0.6 / 1.6 = 68.8, not 100.
   base is 50 when no site takes a side.
+- the model's lean (LLM mode, decisions.model_leans): the model reads the cell's claims
+  and gives its own raw judgement, 0-100, citing the claims it relied on. When every cited
+  claim is one the cell counts, it takes the place of raw, and n_eff is the weight of the
+  sites behind the cited claims (each site once, at its best standing / 100), so the same
+  shrinking applies: a lean of 90 resting on one forum post (n_eff 0.3) gives 59.2. The
+  rules' raw is still recorded (raw_base) and named in the cell's notes for comparison;
+  the status cap, strength, consistency and timeliness are as below either way.
+- flagged claims (a model's claim the deterministic reader reads the other way) count in
+  no part of any score.
 - status: a statement that the option is archived, deprecated, unmaintained or at end of
   life caps base at 15 and the score at 20, unless a later-dated source says it is active
   again. Strong, recent, consistent evidence that a project is dead must not make it score
@@ -84,6 +93,14 @@ _TEXT = {
         "site": "site",
         "sites": "sites",
         "no_side": "no source takes a side, so base is 50",
+        "model_lean": (
+            "the model gave the lean, {raw:.1f}, citing {claims}: base = 50 + ({raw:.1f} - 50) "
+            "x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}, with evidence weight {n:.2f} from the "
+            "{sites} {site_word} behind the claims it cited"
+        ),
+        "rules_lean": "for comparison, the rules alone: {rules}",
+        "model_dropped": "the model's judgement of this cell was not used ({reason}), so the "
+        "rules gave the lean",
         "standing": "{source} counts {strength:g}: {why}",
         "capped": (
             "{site} says {option} is no longer maintained (“{quote}”), so base is capped at "
@@ -122,6 +139,13 @@ _TEXT = {
         "site": "站点",
         "sites": "站点",
         "no_side": "没有来源表明立场，基础分取 50",
+        "model_lean": (
+            "倾向由模型给出，为 {raw:.1f}，依据论断 {claims}：基础分 = 50 + ({raw:.1f} - 50) "
+            "x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}，证据权重 {n:.2f} 来自其所引论断背后的 "
+            "{sites} 个{site_word}"
+        ),
+        "rules_lean": "作为对照，仅按规则：{rules}",
+        "model_dropped": "模型对此单元格的判断未被采用（{reason}），倾向由规则给出",
         "standing": "{source} 按 {strength:g} 计：{why}",
         "capped": (
             "{site} 指出{option}已不再维护（“{quote}”），因此基础分上限为 {base:g}，"
@@ -228,29 +252,37 @@ def score_cell(
     contradictions: list[Contradiction],
     today: date,
     language: str = "en",
+    lean: ModelLean | None = None,
 ) -> ScoreCell:
-    # A claim from a source that was not read is not evidence (DESIGN section 3).
-    claims = [c for c in claims if c.source_id in sources]
+    """`lean` is the model's judgement of the cell (LLM mode); it is used only when every
+    claim it cites is one this cell counts in base (`counted`), and is otherwise ignored."""
+    # A claim from a source that was not read is not evidence (DESIGN section 3); a flagged
+    # claim is shown, never counted.
+    claims = [c for c in claims if c.source_id in sources and not c.flag]
     if not claims:
         return ScoreCell(option=option, dimension=dimension, missing=True)
     text = text_for(language)
     old = superseded(contradictions)
     current = [c for c in claims if c.id not in old]  # what the cell says about today
-    judged, status = judgement(current, sources), status_of(current, sources)
+    rules, status = judgement(current, sources), status_of(current, sources)
+    model = model_judgement(lean, current, sources) if lean else None
+    judged = model or rules
     parts = _parts(claims, sources, contradictions, today, judged, status)
     return ScoreCell(
         option=option,
         dimension=dimension,
         score=_score(parts, status),
         claim_ids=[c.id for c in claims],
-        raw_base=None if judged.raw is None else round(judged.raw, 1),
+        raw_base=None if rules.raw is None else round(rules.raw, 1),
         evidence_weight=round(judged.weight, 2),
         prior_weight=PRIOR_WEIGHT,
         sites=len(site_weights(claims, sources)),
         capped_by=status.capping.id if status.capping else None,
         superseded=[c.id for c in claims if c.id in old],
+        model_base=lean.base if model else None,
+        model_claim_ids=list(lean.claim_ids) if model and lean else [],
         notes=[
-            judged.explain(text),
+            *_lean_notes(rules, model, text),
             *_superseded_notes(claims, old, sources, text),
             *_standing_notes(claims, sources, text),
             *_status_notes(status, sources, text),
@@ -310,6 +342,7 @@ class Judgement:
     raw: float | None  # the weighted lean before shrinking; None when no site took a side
     weight: float  # n_eff
     sites: int
+    cited: tuple[str, ...] = ()  # the model's judgement: the claims it cited
 
     @property
     def base(self) -> float:
@@ -321,7 +354,8 @@ class Judgement:
         if self.raw is None:
             return text["no_side"]
         word = text["site"] if self.sites == 1 else text["sites"]
-        return text["shrunk"].format(
+        return text["model_lean" if self.cited else "shrunk"].format(
+            claims=", ".join(self.cited),
             raw=self.raw,
             n=self.weight,
             k=PRIOR_WEIGHT,
@@ -338,6 +372,45 @@ def judgement(claims: list[Claim], sources: dict[str, SourceInfo]) -> Judgement:
         return Judgement(None, 0.0, 0)
     lean = sum(lean * w for lean, w in votes.values()) / weight
     return Judgement(_clamp(50 + 50 * lean), weight, len(votes))
+
+
+@dataclass(frozen=True)
+class ModelLean:
+    """The model's raw judgement of a cell, 0-100, and the claims it cited."""
+
+    base: float
+    claim_ids: tuple[str, ...]
+
+
+def counted(
+    claims: list[Claim], sources: dict[str, SourceInfo], contradictions: list[Contradiction]
+) -> list[Claim]:
+    """The claims a cell's base counts: read, not flagged, not superseded. The model sees
+    these and may cite only these."""
+    old = superseded(contradictions)
+    return [c for c in claims if c.source_id in sources and not c.flag and c.id not in old]
+
+
+def model_judgement(
+    lean: ModelLean, current: list[Claim], sources: dict[str, SourceInfo]
+) -> Judgement | None:
+    """The model's lean as the judgement base shrinks, weighted by the sites behind the
+    claims it cited; None when it cites nothing, or a claim the cell does not count."""
+    by_id = {c.id: c for c in current}
+    if not lean.claim_ids or any(i not in by_id for i in lean.claim_ids):
+        return None
+    weights = site_weights([by_id[i] for i in lean.claim_ids], sources)
+    return Judgement(_clamp(lean.base), sum(weights.values()), len(weights), lean.claim_ids)
+
+
+def model_dropped_note(reason: str, language: str = "en") -> str:
+    return text_for(language)["model_dropped"].format(reason=reason)
+
+
+def _lean_notes(rules: Judgement, model: Judgement | None, text: dict[str, str]) -> list[str]:
+    if model is None:
+        return [rules.explain(text)]
+    return [model.explain(text), text["rules_lean"].format(rules=rules.explain(text))]
 
 
 def _votes(claims: list[Claim], sources: dict[str, SourceInfo]) -> dict[str, tuple[float, float]]:

@@ -239,6 +239,7 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         settings.CONFIDENCE_THRESHOLD,
         ctx,
         filtered=filtered,
+        llm=open_llm(store, ctx, "decide"),
     )
     decision = with_analysis(decision, store)
     report_input = ReportInput(
