@@ -79,8 +79,9 @@ def licence(n: int, option: str, sid: str, quote: str, value: str, polarity: int
     )  # fmt: skip
 
 
+APACHE = "Quillsync is released under the Apache License 2.0."
 CLAIMS = [
-    licence(1, "Quillsync", "s1", "Quillsync is released under the Apache License 2.0.", "Apache-2.0"),
+    licence(1, "Quillsync", "s1", APACHE, "Apache-2.0"),
     claim(
         2,
         "Quillsync",
@@ -226,19 +227,23 @@ def test_the_models_lean_is_shrunk_like_the_rules_and_its_bad_citations_are_drop
     assert quill["raw_base"] is None  # the rules' lean, kept for comparison
     assert quill["score"] > deterministic[("Quillsync", "licence risk")]["score"]
     assert quill["notes"][0].startswith("the model gave the lean, 85.0, citing k01: base = 50")
-    assert quill["notes"][1] == "for comparison, the rules alone: no source takes a side, so base is 50"
+    rules = "for comparison, the rules alone: no source takes a side, so base is 50"
+    assert quill["notes"][1] == rules
 
     # Dropped: a cited id that is not the cell's, and a flagged claim. The rules decide.
+    not_sent = "it cited k99, which is not one of the claims sent for this cell"
     for key, reason in [
-        (("Loamdb", "licence risk"), "it cited k99, which is not one of the claims sent for this cell"),
+        (("Loamdb", "licence risk"), not_sent),
         (("Quillsync", "maintenance"), f"it cited k06, a flagged claim: {FLAG}"),
-    ]:  # fmt: skip
+    ]:
         cell = matrix[key]
         assert cell["model_base"] is None and cell["model_claim_ids"] == []
         assert cell["base"] == deterministic[key]["base"]
         assert f"the model's judgement of this cell was not used ({reason})" in cell["notes"][1]
-    dropped = {(e["option"], e["dimension"]): e["reason"] for e in events(store, "llm_judgement_dropped")}
-    assert dropped[("Loamdb", "licence risk")].startswith("it cited k99")
+    dropped = {
+        (e["option"], e["dimension"]): e["reason"] for e in events(store, "llm_judgement_dropped")
+    }
+    assert dropped[("Loamdb", "licence risk")] == not_sent
     [unjudged] = events(store, "llm_unjudged")
     assert unjudged["cells"] == ["Loamdb / maintenance"]
     assert matrix[("Loamdb", "maintenance")] == deterministic[("Loamdb", "maintenance")]
@@ -282,7 +287,8 @@ def test_a_malformed_answer_leaves_every_cell_to_the_rules(
     decision, report = decided(store)
     assert cells(decision) == deterministic
     [fallback] = events(store, "llm_fallback")
-    assert fallback["task"] == "decide" and fallback["fallback"] == "the rules' lean for these cells"
+    assert fallback["task"] == "decide"
+    assert fallback["fallback"] == "the rules' lean for these cells"
     assert len(llm_stub.requests) == 2  # the answer and its one repair
     assert "The model gave no cell's lean in this run" in report
     assert "LLM-assisted analysis (stub-model)" in report
