@@ -28,11 +28,12 @@ from research.stages.keypoints import MIN_SCORE, Scored, best_points
 from research.stages.text import mentions
 
 WIDER_NET = MIN_SCORE - 1  # also show the model sentences the rules fall just short on
-CANDIDATES = 10  # sentences of a page shown to the model
-SENTENCE_CHARS = 180  # of each sentence shown
+CANDIDATES = 10  # the most sentences of a page shown to the model
+SENTENCE_CHARS = 160  # of each sentence shown
+PAGE_CHARS = 1_000  # of all a page's sentences shown: long sentences make fewer of them
 TITLE_CHARS = 80
 PAGES_PER_CALL = 4
-MODEL_POINTS = 8  # the most key points the model picks on one page
+MODEL_POINTS = 6  # the most key points the model picks on one page
 ANSWER_TOKENS_PER_PAGE = 12 + 24 * MODEL_POINTS  # the answer's cap, per page in a call
 TASK = "deepread"  # names the calls in the log and picks the model (LLM_MODEL_DEEPREAD)
 
@@ -62,12 +63,28 @@ class PageReading:
     aliases: dict[str, tuple[str, ...]]
 
     @cached_property
-    def candidates(self) -> list[Scored]:
-        """The sentences shown to the model, in page order: the best-scored ones. Table
-        rows are left out: their column already says what they are about."""
-        sentences = [s for s in self.scored if not s.table]
-        best = sorted(sentences, key=lambda s: (-s.score, s.at))[:CANDIDATES]
-        return sorted(best, key=lambda s: s.at)
+    def candidates(self) -> list[tuple[Scored, str]]:
+        """The sentences shown to the model, each as shown, in page order: the best-scored
+        ones that fit in PAGE_CHARS. Table rows are left out: their column already says
+        what they are about."""
+        shown: list[tuple[Scored, str]] = []
+        room = PAGE_CHARS
+        for scored in sorted(self.scored, key=lambda s: (-s.score, s.at)):
+            line = "" if scored.table else self._shown(scored.point)
+            if line and len(line) <= room:
+                shown.append((scored, line))
+                room -= len(line)
+            if len(shown) == CANDIDATES:
+                break
+        return sorted(shown, key=lambda c: c[0].at)
+
+    def _shown(self, point: KeyPoint) -> str:
+        """The sentence trimmed, with "(X)" before it when the reader took it to be about X
+        though it does not name X itself ("It is Apache-2.0")."""
+        option = point.option or ""
+        named = option and mentions(point.text, option, self.aliases.get(option, ()))
+        tag = "" if named or not option else f"({option}) "
+        return tag + _cut(point.text, SENTENCE_CHARS)
 
 
 @dataclass
@@ -146,19 +163,13 @@ def model_key_points(
 
 
 def pages_message(batch: list[PageReading]) -> str:
-    """The pages as the model reads them: id and title, then the numbered sentences; "(X)"
-    marks a sentence the reader took to be about X though it does not name X itself."""
+    """The pages as the model reads them: id and title, then the numbered sentences."""
     blocks = []
     for reading in batch:
         notes = reading.notes
         title = " ".join((notes.title or notes.url).split())
         lines = [f"Page {notes.source_id}: {_cut(title, TITLE_CHARS)}"]
-        for n, scored in enumerate(reading.candidates, start=1):
-            point = scored.point
-            option = point.option or ""
-            named = option and mentions(point.text, option, reading.aliases.get(option, ()))
-            tag = "" if named or not option else f"({option}) "
-            lines.append(f"{n}. {tag}{_cut(point.text, SENTENCE_CHARS)}")
+        lines += [f"{n}. {line}" for n, (_, line) in enumerate(reading.candidates, start=1)]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -200,7 +211,7 @@ def _page_points(
             _dropped(ctx, llm, source_id, pick.i, problem)
             tally.dropped += 1
             continue
-        point = candidates[pick.i - 1].point
+        point = candidates[pick.i - 1][0].point
         picked[pick.i] = point.model_copy(
             update={
                 "option": options[pick.option.casefold()],
