@@ -30,6 +30,7 @@ from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.deepread import deep_read, notes_markdown
 from research.stages.filter import filter_candidates
+from research.stages.llm_crosscheck import ModelReview
 from research.stages.plan import PlanError, broaden, build_plan, decompose
 from research.stages.retrieve import retrieve
 from research.store import RunStore
@@ -206,7 +207,9 @@ def stored_pages(store: RunStore, notes: Notes) -> dict[str, str]:
 def run_crosscheck(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = store.read_model(PLAN, Plan)
     notes = store.read_model(NOTES, Notes)
-    check = cross_validate(plan, notes, stored_pages(store, notes), ctx)
+    llm = open_llm(store, ctx, "crosscheck")
+    reviewer = ModelReview(llm, plan, ctx) if llm is not None else None
+    check = cross_validate(plan, notes, stored_pages(store, notes), ctx, reviewer)
     store.write_json(CROSSCHECK, check)
     return {
         "claims": len(check.claims),

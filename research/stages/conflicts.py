@@ -182,6 +182,55 @@ def find_conflicts(statements: list[Statement]) -> list[Conflict]:
     return _best_per_point(found)
 
 
+NEAR_PER_CELL = 2  # near misses proposed per option and dimension
+
+
+def near_conflicts(statements: list[Statement], limit: int) -> list[tuple[Statement, Statement]]:
+    """Pairs this finder does not call a conflict but that speak to the same point, closest
+    first: the ones a reader of meaning should judge. Words are what this finder compares,
+    so it misses a point said in other words ("no persistence" against "a persistence layer"
+    shares one word; an option's brand name shares none), dates said loosely ("early 2024"
+    against "October 2024") and a figure in other units. A pair comes close by its shared
+    rare words, by its dimension, by both sentences dating or measuring something, and by
+    opposite tones; at most NEAR_PER_CELL per option and dimension, so one topic cannot
+    take every place."""
+    rarity = _rarity(statements)
+    ranked: list[tuple[float, Statement, Statement]] = []
+    seen: set[frozenset[str]] = set()
+    for a, b in combinations(statements, 2):
+        pair = frozenset((a.quote, b.quote))
+        if a.option != b.option or a.site == b.site or pair in seen or _asks(a, b):
+            continue
+        closeness = _closeness(a, b, rarity)
+        if closeness > 0:
+            seen.add(pair)
+            ranked.append((closeness, a, b))
+    chosen: list[tuple[Statement, Statement]] = []
+    cells: Counter[tuple[str, str | None]] = Counter()
+    for _, a, b in sorted(ranked, key=lambda r: (-r[0], r[1].key, r[2].key)):
+        cell = (a.option, a.dimension or b.dimension)
+        if cells[cell] >= NEAR_PER_CELL or _judge(a, b, a.words & b.words, rarity) is not None:
+            continue
+        chosen.append((a, b))
+        cells[cell] += 1
+        if len(chosen) >= limit:
+            break
+    return chosen
+
+
+def _closeness(a: Statement, b: Statement, rarity: dict[str, float]) -> float:
+    """How likely two sentences speak to one point, 0 when nothing suggests it."""
+    shared = sum(rarity.get(w, 0.0) for w in a.words & b.words)
+    same_dimension = a.dimension is not None and a.dimension == b.dimension
+    dated = bool(_YEAR.search(a.text) and _YEAR.search(b.text))
+    measured = bool({f.unit for f in figures(a.text)} & {f.unit for f in figures(b.text)})
+    tones = _verdict(a) * _verdict(b)
+    hints = dated + measured + (tones < 0)
+    if shared < MIN_SHARED / 2 and not (same_dimension and hints):
+        return 0.0
+    return shared + 1.5 * same_dimension + hints
+
+
 def _asks(*statements: Statement) -> bool:
     """A question asserts nothing."""
     return any(s.quote.rstrip().endswith(("?", "？")) for s in statements)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from itertools import combinations
+from typing import Protocol
 
 from research.artifacts import (
     Claim,
@@ -67,13 +68,43 @@ def _date(value: str | None) -> date | None:
         return None
 
 
+class Reviewer(Protocol):
+    """A second reader of the same notes (the model, research.stages.llm_crosscheck): it
+    sees the reader's claims and contradictions and returns them revised."""
+
+    def review_claims(
+        self,
+        claims: list[Claim],
+        points: list[tuple[SourceNotes, KeyPoint]],
+        statements: list[Statement],
+        conflicts: list[Conflict],
+    ) -> list[Claim]: ...
+
+    def review_contradictions(
+        self, contradictions: list[Contradiction], claims: list[Claim]
+    ) -> list[Contradiction]: ...
+
+
 def cross_validate(
-    plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageContext
+    plan: Plan,
+    notes: Notes,
+    pages: dict[str, str],
+    ctx: StageContext,
+    reviewer: Reviewer | None = None,
 ) -> Crosscheck:
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
-    claims = draw_claims(plan, notes, pages, ctx)
-    contradictions = find_contradictions(claims, facts)
-    contradictions += statement_contradictions(plan, notes, claims, facts, contradictions)
+    points = readable_points(notes, pages, ctx)
+    claims = draw_claims(plan, points, ctx)
+    statements = conflict_statements(plan, notes, facts)
+    conflicts = find_conflicts(statements)
+    if reviewer is not None:
+        claims = reviewer.review_claims(claims, points, statements, conflicts)
+    # A claim the stored text contradicts (flagged) is shown, never weighed.
+    counted = [c for c in claims if c.flag is None]
+    contradictions = find_contradictions(counted, facts)
+    contradictions += statement_contradictions(claims, contradictions, conflicts)
+    if reviewer is not None:
+        contradictions = reviewer.review_contradictions(contradictions, claims)
     for c in contradictions:
         ctx.record(
             "contradiction",
@@ -84,18 +115,22 @@ def cross_validate(
             sides=[c.a.claim_id, c.b.claim_id],
             note=c.note,
         )
-    consensus = without_contradicted(find_consensus(claims, facts), contradictions, claims)
+    counted = [c for c in claims if c.flag is None]
+    consensus = without_contradicted(find_consensus(counted, facts), contradictions, claims)
     return Crosscheck(
         claims=claims,
         consensus=consensus,
         contradictions=contradictions,
-        gaps=find_gaps(plan, claims),
+        gaps=find_gaps(plan, counted),
     )
 
 
-def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageContext) -> list[Claim]:
-    dims = [d.name for d in plan.dimensions]
-    claims: list[Claim] = []
+def readable_points(
+    notes: Notes, pages: dict[str, str], ctx: StageContext
+) -> list[tuple[SourceNotes, KeyPoint]]:
+    """The key points about an option whose quote stands at its offset in the stored text:
+    only those can be cited."""
+    points = []
     for src in notes.ok_sources():
         stored = pages.get(src.source_id, "")
         for kp in src.key_points:
@@ -109,21 +144,31 @@ def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageConte
                     reason="not found at its offset in the stored text",
                 )
                 continue
-            for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id):
-                claims.append(
-                    Claim(
-                        id=f"c{len(claims) + 1:03d}",
-                        option=fact.option or kp.option,
-                        dimension=fact.dimension,
-                        attribute=fact.attribute,
-                        kind=fact.kind,
-                        value=fact.value,  # type: ignore[arg-type]
-                        polarity=fact.polarity,
-                        source_id=src.source_id,
-                        quote=kp.quote,
-                        offset=kp.offset,
-                    )
+            points.append((src, kp))
+    return points
+
+
+def draw_claims(
+    plan: Plan, points: list[tuple[SourceNotes, KeyPoint]], ctx: StageContext
+) -> list[Claim]:
+    dims = [d.name for d in plan.dimensions]
+    claims: list[Claim] = []
+    for src, kp in points:
+        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id):
+            claims.append(
+                Claim(
+                    id=f"c{len(claims) + 1:03d}",
+                    option=fact.option or kp.option or "",
+                    dimension=fact.dimension,
+                    attribute=fact.attribute,
+                    kind=fact.kind,
+                    value=fact.value,  # type: ignore[arg-type]
+                    polarity=fact.polarity,
+                    source_id=src.source_id,
+                    quote=kp.quote,
+                    offset=kp.offset,
                 )
+            )
     ctx.record("claims_drawn", claims=len(claims))
     return claims
 
@@ -132,13 +177,19 @@ def draw_claims(plan: Plan, notes: Notes, pages: dict[str, str], ctx: StageConte
 _PROJECT_WIDE = ("maintenance", "licence", "latest_version")
 
 
+def not_the_projects(attribute: str, scope: str | None, quote: str) -> bool:
+    """A status, licence or latest version said of a component, an old version or the past
+    (`scope`) is not the project's today, unless the sentence dates a change whose result
+    holds today ("switched to BSL in 2024")."""
+    return bool(scope) and attribute in _PROJECT_WIDE and not CHANGE.search(quote)
+
+
 def _facts_of(
     kp: KeyPoint, dims: list[str], options: list[str], ctx: StageContext, source_id: str
 ) -> list[Fact]:
     facts = []
     for fact in extract(kp.quote, dims, kp.dimension, options=options):
-        # "Switched to BSL in 2024" dates a change whose result holds today.
-        if fact.scope and fact.attribute in _PROJECT_WIDE and not _CHANGE.search(kp.quote):
+        if not_the_projects(fact.attribute, fact.scope, kp.quote):
             ctx.record(
                 "claim_scoped_out",
                 source_id=source_id,
@@ -322,7 +373,7 @@ def _contradiction(
     )
 
 
-_CHANGE = re.compile(
+CHANGE = re.compile(
     r"\b(?:switched|changed|moved|relicen[cs]ed|migrated|no longer|now|since|as of|"
     r"archived|deprecated|discontinued)\b|改为|改成|变更|转为|已经|不再|自.{1,8}起",
     re.I,
@@ -331,7 +382,7 @@ _CHANGE = re.compile(
 
 def _cause(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> tuple[str, str | None]:
     """Whether two sources differ in time (and which describes today), scope, or truth."""
-    changed = [c for c in (a, b) if _CHANGE.search(c.quote)]
+    changed = [c for c in (a, b) if CHANGE.search(c.quote)]
     if len(changed) == 1:
         return "time", changed[0].id  # "switched to BSL in 2024" reports the change itself
     if a.kind == "fact" and fa.published and fb.published and fa.published != fb.published:
@@ -342,19 +393,14 @@ def _cause(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> tuple[str, s
 
 
 def statement_contradictions(
-    plan: Plan,
-    notes: Notes,
-    claims: list[Claim],
-    facts: dict[str, SourceFacts],
-    typed_found: list[Contradiction],
+    claims: list[Claim], typed_found: list[Contradiction], conflicts: list[Conflict]
 ) -> list[Contradiction]:
-    """Disagreements no typed fact captures, found between whole sentences (see
-    research.stages.conflicts). Each side becomes a claim unless one is already there."""
+    """Disagreements no typed fact captures, found between whole sentences (`conflicts`,
+    see research.stages.conflicts). Each side becomes a claim unless one is already there."""
     numbered = len(typed_found)
     typed = {frozenset((c.a.quote, c.b.quote)) for c in typed_found}
-    statements = conflict_statements(plan, notes, facts)
     found = []
-    for conflict in find_conflicts(statements):
+    for conflict in conflicts:
         if frozenset((conflict.a.quote, conflict.b.quote)) in typed:
             continue  # already a contradiction between typed facts of the same sentences
         a = _side_claim(conflict.a, conflict, claims)
@@ -433,7 +479,7 @@ def _reported_change(conflict: Conflict, a: Claim, b: Claim) -> str | None:
     made an older critique obsolete, so a later date alone settles nothing."""
     if conflict.kind != "time":
         return None
-    changed = [c for c in (a, b) if _CHANGE.search(c.quote)]
+    changed = [c for c in (a, b) if CHANGE.search(c.quote)]
     return changed[0].id if len(changed) == 1 else None
 
 
@@ -450,24 +496,47 @@ def _with_sides(conflict: Conflict) -> str:
 
 
 def _side_claim(side: Statement, conflict: Conflict, claims: list[Claim]) -> Claim:
+    return side_claim(
+        side.source_id,
+        side.offset,
+        side.option,
+        side.dimension,
+        side.quote,
+        conflict.attribute,
+        claims,
+    )
+
+
+def side_claim(
+    source_id: str,
+    offset: int,
+    option: str,
+    dimension: str | None,
+    quote: str,
+    point: str,
+    claims: list[Claim],
+) -> Claim:
+    """The claim a key point makes about `option`, to stand on one side of a contradiction
+    about `point`: the one already drawn (never a flagged one, which is not weighed), or a
+    new statement claim, appended to `claims`."""
     for claim in claims:
-        if (claim.source_id, claim.offset, claim.option) == (
-            side.source_id,
-            side.offset,
-            side.option,
+        if claim.flag is None and (claim.source_id, claim.offset, claim.option) == (
+            source_id,
+            offset,
+            option,
         ):
             return claim
     claim = Claim(
         id=f"c{len(claims) + 1:03d}",
-        option=side.option,
-        dimension=side.dimension,
-        attribute=conflict.attribute,
+        option=option,
+        dimension=dimension,
+        attribute=point,
         kind="statement",
-        value=clean(side.quote)[:160],
+        value=clean(quote)[:160],
         polarity=0,
-        source_id=side.source_id,
-        quote=side.quote,
-        offset=side.offset,
+        source_id=source_id,
+        quote=quote,
+        offset=offset,
     )
     claims.append(claim)
     return claim
