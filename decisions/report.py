@@ -121,7 +121,7 @@ def _context(
         "options": _options(data, cite, t),
         "dimensions": _dimensions(data, cite),
         "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
-        "model_leans": _model_leans(d, t),
+        "model_leans": model_leans_line(d, t),
         "cells": [_cell(c, claims, numbers, cite, old, t) for c in d.matrix],
         "ranking": d.ranking,
         "contradictions": [
@@ -159,7 +159,7 @@ def mode_line(d: Decision, t: Strings) -> str:
     return t("mode_llm") + (f" ({d.model})" if d.model else "")
 
 
-def _model_leans(d: Decision, t: Strings) -> str:
+def model_leans_line(d: Decision, t: Strings) -> str:
     """In LLM mode, how many cells' lean the model gave; nothing otherwise."""
     if d.mode != "llm":
         return ""

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 from decisions import narrative
-from decisions.report import mode_line
+from decisions.report import mode_line, model_leans_line, scored
 from decisions.report_view import debate, matrix
 from decisions.report_view.files import (
     EvidenceUrl,
@@ -55,6 +55,7 @@ def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
         "dimensions": [(dim.name, round(dim.weight * 100)) for dim in plan.dimensions],
         "rows": matrix.rows(files, quote, t),
         "formula": rich(t("matrix_intro", formula=matrix.formula(t))),
+        "model_leans": model_leans_line(d, t),
         "contradictions": [
             debate.contradiction(x, files, quote, t) for x in files.crosscheck.contradictions
         ],
@@ -78,7 +79,8 @@ def _answer(files: RunFiles, quote: Quoter, t: WebStrings) -> dict[str, Any]:
     d = files.decision
     confidence = d.assessment.confidence
     low = confidence < d.threshold
-    top = narrative.top_contradiction(files.crosscheck.contradictions, d, files.plan, files.claims)
+    found = scored(files.crosscheck.contradictions, files.claims)
+    top = narrative.top_contradiction(found, d, files.plan, files.claims)
     return {
         "low": low,
         "warning": rich(t("low_confidence", confidence=f"{confidence:.0f}", threshold=d.threshold)),

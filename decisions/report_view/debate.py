@@ -10,7 +10,12 @@ from decisions import narrative
 from decisions.report_view.files import Quote, Quoter, RunFiles, rich
 from decisions.scoring import current_side, weight
 from decisions.web_i18n import WebStrings
-from research.artifacts import Consensus, Contradiction, ContradictionSide
+from research.artifacts import Claim, Consensus, Contradiction, ContradictionSide
+
+
+@dataclass
+class MarkedQuote(Quote):
+    mark: str = ""  # "read by the model", "flagged, left out of the scores: ..."
 
 
 @dataclass
@@ -18,7 +23,7 @@ class Side:
     label: str
     pages: str  # "3 pages"
     state: str | None  # current | earlier | None
-    quotes: list[Quote]  # its own first, then the pages siding with it
+    quotes: list[MarkedQuote]  # its own first, then the pages siding with it
 
 
 @dataclass
@@ -33,6 +38,7 @@ class ContradictionView:
     effect: str  # what it does to the scores
     sides: list[Side]
     sentence: SafeString  # said and cause in one run of text
+    judged_by_model: bool = False
 
 
 @dataclass
@@ -63,10 +69,11 @@ def contradiction(
         cause_text=rich(why_text),
         effect=_effect(weight(x), t),
         sides=[
-            _side(x, "a", t("side_one"), current, quote, t),
-            _side(x, "b", t("side_other"), current, quote, t),
+            _side(x, "a", t("side_one"), current, files, quote, t),
+            _side(x, "b", t("side_other"), current, files, quote, t),
         ],
         sentence=rich(said_text + (t("sentence_sep") + why_text if why_text else "")),
+        judged_by_model=x.judged_by == "model",
     )
 
 
@@ -80,13 +87,34 @@ def _effect(share: float, t: WebStrings) -> str:
 
 
 def _side(
-    x: Contradiction, side: str, label: str, current: str | None, quote: Quoter, t: WebStrings
+    x: Contradiction,
+    side: str,
+    label: str,
+    current: str | None,
+    files: RunFiles,
+    quote: Quoter,
+    t: WebStrings,
 ) -> Side:
     main, also = (x.a, x.a_also) if side == "a" else (x.b, x.b_also)
-    quotes = [q for q in (quote(s.source_id, s.quote) for s in _unique(main, also)) if q]
+    quotes = []
+    for s in _unique(main, also):
+        shown = quote(s.source_id, s.quote)
+        if shown:
+            mark = _mark(files.claims.get(s.claim_id), t)
+            quotes.append(MarkedQuote(shown.n, shown.quote, shown.href, mark))
     pages = len({q.n for q in quotes})
     state = None if current is None else ("current" if current == side else "earlier")
     return Side(label, t("pages_count", count=pages), state, quotes)
+
+
+def _mark(claim: Claim | None, t: WebStrings) -> str:
+    """Who read a side's claim, and its flag, when either is worth saying."""
+    if claim is None:
+        return ""
+    marks = [t("read_by_model")] if claim.origin == "model" else []
+    if claim.flag:
+        marks.append(t("flagged", flag=claim.flag))
+    return " · ".join(marks)
 
 
 def _unique(main: ContradictionSide, also: list[ContradictionSide]) -> list[ContradictionSide]:

@@ -18,6 +18,8 @@ class Evidence:
     label: str
     quote: Quote
     superseded: str = ""  # "superseded by a later source (x02)"
+    by_model: bool = False  # the model read it off the page (LLM mode)
+    flag: str = ""  # "flagged, left out of the scores: ...": shown, counted in no score
 
 
 @dataclass
@@ -95,7 +97,8 @@ def _cell(
     could not be read), and "no evidence" when the pages read said nothing on it."""
     if cell.missing or cell.score is None:
         state = "not_read" if unread else "no_evidence"
-        return Cell(cell.option, cell.dimension, state, notes=cell.notes)
+        flagged = _flagged(cell, files, quote, t)
+        return Cell(cell.option, cell.dimension, state, evidence=flagged, notes=cell.notes)
     parts = [
         Component(t(f"part_{name}"), getattr(cell, name) or 0.0, share)
         for name, share in WEIGHTS.items()
@@ -109,7 +112,7 @@ def _cell(
         parts,
         cell.capped_by,
         t("capped", claim=cell.capped_by) if cell.capped_by else "",
-        _evidence(cell, files, old, quote, t),
+        _evidence(cell, files, old, quote, t) + _flagged(cell, files, quote, t),
         cell.notes,
     )
 
@@ -123,8 +126,22 @@ def _evidence(
         shown = claim and quote(claim.source_id, claim.quote)
         if shown:
             later = t("superseded", id=old[claim_id].id) if claim_id in old else ""
-            evidence.append(Evidence(claim_id, claim_label(claim, t), shown, later))
+            by_model = claim.origin == "model"
+            evidence.append(Evidence(claim_id, claim_label(claim, t), shown, later, by_model))
     return evidence
+
+
+def _flagged(cell: ScoreCell, files: RunFiles, quote: Quoter, t: WebStrings) -> list[Evidence]:
+    """The cell's flagged claims: the scores leave them out, the page shows them."""
+    flagged = []
+    for claim in files.crosscheck.claims:
+        mine = claim.option == cell.option and claim.dimension == cell.dimension
+        shown = claim.flag and mine and quote(claim.source_id, claim.quote)
+        if shown:
+            label = claim_label(claim, t)
+            flag = t("flagged", flag=claim.flag)
+            flagged.append(Evidence(claim.id, label, shown, "", claim.origin == "model", flag))
+    return flagged
 
 
 def claim_label(claim: Claim, t: WebStrings) -> str:

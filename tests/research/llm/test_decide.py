@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.template.loader import render_to_string
 
+from decisions.report_view import load, report_page
 from research.artifacts import (
     STAGES,
     Candidates,
@@ -340,3 +342,22 @@ def test_the_decide_prompt_is_the_stage_prompt_mcp_serves_and_the_claims_are_com
         "quote": CLAIMS[2].quote,
     }
     assert request.body["max_tokens"] <= 40 + 30 * 4
+
+
+def test_the_report_page_marks_the_models_work_and_shows_flagged_claims_apart(
+    llm_settings, llm_stub: LLMStub, tmp_path
+):
+    llm_stub.default = judge(lambda cell: {"base": 80, "claim_ids": [cell["claims"][0]["id"]]})
+    store = make_store(tmp_path)
+    decided(store)
+    page = report_page(load(store), lambda source_id: f"/evidence/{source_id}")
+    matrix = render_to_string("decisions/_matrix.html", page)
+    debate = render_to_string("decisions/_contradictions.html", page)
+
+    assert "the model gave the lean (the judgement before it is shrunk" in page["model_leans"]
+    flagged = re.search(r'<li class=" flagged">(.*?)</li>', matrix, re.S)
+    assert flagged, matrix
+    assert "<code>k06</code>" in flagged.group(1) and "read by the model" in flagged.group(1)
+    assert "flagged, left out of the scores: the reader finds this sentence" in flagged.group(1)
+    assert "the model gave the lean, 80.0, citing k01" in matrix
+    assert "judged by the model" in debate
