@@ -2,10 +2,11 @@
 is about.
 
 The model never sees a whole page (8 pages of 12,000 characters would be ~24k tokens). The
-deterministic reader scores every sentence of a page anyway; the best CANDIDATES of them
-(a wider net than its own cut, table rows aside), trimmed, go to the model numbered, a few
-pages to a call. The model answers by number with the option, dimension and polarity of the
-sentences worth keeping, so its key points quote the stored text exactly, by construction.
+deterministic reader scores every sentence of a page anyway; its best ones (a wider net
+than its own cut, table rows aside), trimmed, up to PAGE_CHARS a page, go to the model
+numbered, a few pages to a call. The model answers by number with the option, dimension and
+polarity of the sentences worth keeping, so its key points quote the stored text exactly,
+by construction.
 
 Per page the result is the model's points plus the reader's points the model did not take
 that the reader is sure of: table rows and pros/cons items, and sentences with a typed fact
@@ -34,7 +35,8 @@ PAGE_CHARS = 1_000  # of all a page's sentences shown: long sentences make fewer
 TITLE_CHARS = 80
 PAGES_PER_CALL = 4
 MODEL_POINTS = 6  # the most key points the model picks on one page
-ANSWER_TOKENS_PER_PAGE = 12 + 24 * MODEL_POINTS  # the answer's cap, per page in a call
+# The answer's cap per page in a call: room for pretty-printed JSON, which local models write.
+ANSWER_TOKENS_PER_PAGE = 16 + 32 * MODEL_POINTS
 TASK = "deepread"  # names the calls in the log and picks the model (LLM_MODEL_DEEPREAD)
 
 
@@ -132,7 +134,7 @@ def model_key_points(
     tally = Tally(pages_by_reader=len(readings) - len(asked))
     unjudged: list[str] = []
     for batch, answer in zip(batches, answers, strict=True):
-        picks = _picks_by_page(batch, answer.value, llm, ctx) if answer.value else {}
+        picks = _picks_by_page(batch, answer.value, llm, ctx) if answer.value is not None else {}
         for reading in batch:
             chosen = picks.get(reading.notes.source_id)
             points = None
