@@ -26,7 +26,7 @@ from research.artifacts import Claim, Plan
 from research.llm import Ask, StageLLM, render_prompt
 from research.stages.context import StageContext
 
-CLAIMS_PER_CELL = 4
+CLAIMS_PER_CELL = 3
 QUOTE_CHARS = 160
 CELLS_PER_CALL = 12
 ANSWER_TOKENS_PER_CELL = 30  # {"cell":"c1","base":72,"claim_ids":["k01","k02"]} and room

@@ -5,6 +5,11 @@ figures that matter are wall times as multiples of one call's latency: deep-read
 one page's latency (near 1x with parallel fetches, N x for a sequential reader), and
 retrieve's against one search's latency (about ceil(sub-queries / searches in flight) x,
 where one search at a time takes one x per sub-query).
+
+`python manage.py bench --llm`: model tokens per stage and per run (research.llm.tokenbench)
+for whole runs in LLM mode against the stub endpoint, with the seed limits (25 candidates,
+12 kept, 8 pages, 12,000 characters): over the notes corpus the tests use, and over a local
+web of full-length pages that fills every limit.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research.llm import tokenbench
 from research.localweb import LocalWeb
 from research.models import Run
 from research.names import CANDIDATES, NOTES
@@ -46,6 +52,44 @@ def page_title(n: int) -> str:
     return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]} #{n}"
 
 
+NOTES_CORPUS = Path(settings.BASE_DIR) / "tests" / "fixtures" / "corpus" / "notes_en"
+NOTES_QUESTION = (
+    "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera"
+)
+NOTES_DIMENSIONS = [
+    {"name": "licence risk", "weight": 0.4},
+    {"name": "maintenance activity", "weight": 0.35},
+    {"name": "customisation cost", "weight": 0.25},
+]
+LONG_PAGES = 30  # more than the 25 candidates a run takes
+LONG_SENTENCES = (
+    "{o} is released under the {lic} licence, and version 3.{n}.{i} kept those terms.",
+    "{o} shipped release 3.{n}.{i} on 2026-0{m}-1{d}, with {c} contributors merging fixes.",
+    "The hosted plan of {o} costs ${price} per seat each month in the {i}th pricing tier.",
+    "In our tests {o} was fast and reliable on documents of {c} thousand lines.",
+    "Reviewers found the {o} documentation for plugin {i} confusing and slow to navigate.",
+    "The {o} maintainers answered issue {n}{i} within {d} days, which teams praised.",
+)
+
+
+def long_page(n: int) -> str:
+    """A page longer than the 12,000 characters a page may be read to."""
+    option = OPTIONS[n % 2]
+    licence = ("MIT", "Apache-2.0", "BSL-1.1")[n % 3]
+    sentences = [
+        LONG_SENTENCES[i % len(LONG_SENTENCES)].format(
+            o=option, lic=licence, n=n, i=i, m=1 + i % 9, d=i % 9, c=10 + i, price=5 + i % 20
+        )
+        for i in range(140)
+    ]
+    body = "".join(f"<p>{s}</p>" for s in sentences)
+    return (
+        f"<html><head><title>{page_title(n)}</title>"
+        f'<meta property="article:published_time" content="2026-06-{1 + n % 28:02d}">'
+        f"</head><body><article><h1>{page_title(n)}</h1>{body}</article></body></html>"
+    )
+
+
 def page_html(n: int) -> str:
     option = OPTIONS[n % 2]
     topic = TOPICS[n % 3]
@@ -67,6 +111,12 @@ class Command(BaseCommand):
     help = "Benchmark the first three stages over a local web with injected latency."
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--llm",
+            action="store_true",
+            help="instead: count model tokens per stage and per run in LLM mode, against "
+            "a stub endpoint on 127.0.0.1",
+        )
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
         parser.add_argument(
@@ -77,6 +127,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["llm"]:
+            self._tokens()
+            return
         pages, latency = opts["pages"], opts["latency"]
         search_latency = latency if opts["search_latency"] is None else opts["search_latency"]
         workers = (settings.FETCH_CONCURRENCY, settings.SEARCH_CONCURRENCY)
@@ -178,6 +231,79 @@ class Command(BaseCommand):
             f"{parallel['retrieve'] / search_latency:4.2f} x search latency | one at a time: "
             f"{sequential['retrieve'] / search_latency:4.2f} x"
         )
+
+    # --- tokens (--llm) ---------------------------------------------------------------------
+
+    def _tokens(self) -> None:
+        limits = tokenbench.SEED_LIMITS
+        self.stdout.write(
+            f"bench --llm: model tokens per stage and per run, counted by a stub endpoint on "
+            f"127.0.0.1 (about 4 characters a token) | limits {limits['MAX_CANDIDATES']} "
+            f"candidates / {limits['MAX_KEPT']} kept / {limits['MAX_PAGES']} pages / "
+            f"{limits['MAX_PAGE_CHARS']:,} characters | target {tokenbench.TARGET:,} a run"
+        )
+        web = LocalWeb()
+        urls = [web.add(f"/long/{n}", long_page(n)) for n in range(LONG_PAGES)]
+        web.add_searxng(lambda query: _results(query, urls))
+        web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+        web.start()
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                runs = [
+                    self._measured(
+                        Path(tmp) / "notes",
+                        f"notes corpus ({NOTES_CORPUS.name})",
+                        NOTES_QUESTION,
+                        NOTES_DIMENSIONS,
+                        f"local:{NOTES_CORPUS}",
+                    ),
+                    self._measured(
+                        Path(tmp) / "long",
+                        f"local web, {LONG_PAGES} pages over 12,000 characters",
+                        f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
+                        [{"name": t, "weight": 1.0} for t in TOPICS],
+                        f"searxng:{web.base}",
+                    ),
+                ]
+        finally:
+            web.stop()
+        for run in runs:
+            for line in tokenbench.lines(run):
+                self.stdout.write(line)
+
+    def _measured(
+        self, runs_dir: Path, label: str, question: str, dimensions: list[dict], source: str
+    ) -> tokenbench.RunTokens:
+        with tokenbench.stub_endpoint(runs_dir, allow_loopback=True) as stub:
+            run = services.create_run(
+                question=question,
+                options=[],
+                dimensions=dimensions,
+                preset="",
+                sources=[source],
+                limits={},
+            )
+            try:
+                caps = tokenbench.run_all_stages(run.run_id, stub)
+                return tokenbench.measure(label, run.run_id, stub, caps)
+            finally:
+                Run.objects.filter(pk=run.pk).delete()
+
+
+def _results(query: str, urls: list[str]) -> list[dict]:
+    """Every page, starting at a place the query picks: the queries of a run find more
+    distinct pages between them than any one search returns."""
+    start = sum(query.encode()) % len(urls)
+    order = list(range(start, len(urls))) + list(range(start))
+    return [
+        {
+            "url": urls[n],
+            "title": page_title(n),
+            "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]}: notes from page {n}",
+            "publishedDate": "2026-06-01",
+        }
+        for n in order
+    ]
 
 
 def _searches(run_id: str) -> int:

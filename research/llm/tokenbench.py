@@ -1,0 +1,216 @@
+"""What a whole run costs in model tokens (issue 10's benchmark; `manage.py bench --llm`).
+
+A run goes through all five stages in LLM mode against the stub endpoint
+(research.llm.stub), which answers every request with a schema-valid answer made from the
+request's own data and counts the prompt and completion tokens it reports. What each stage
+spent is read back from the run's own records: `tokens` in index.json, and the `llm_call`
+events in log.jsonl for the calls and HTTP requests. So the figures are the ones a run
+against a real endpoint records, and they measure whatever stages ask the model.
+
+The limits are DESIGN's seed limits for LLM mode (SEED_LIMITS); the budget is
+LLM_MAX_TOKENS_PER_RUN as configured, and TARGET is the issue's ceiling for one run.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.test import override_settings
+
+from research import pipeline, services
+from research.artifacts import STAGES
+from research.llm.stub import LLMStub, Reply, schema_answer
+from research.names import CANDIDATES, CROSSCHECK, FILTERED, NOTES, stage_label
+from research.store import RunStore
+
+TARGET = 12_000
+SEED_LIMITS = {
+    "MAX_CANDIDATES": 25,
+    "MAX_KEPT": 12,
+    "MAX_PAGES": 8,
+    "MAX_PAGE_CHARS": 12_000,
+}
+STUB_MODEL = "bench-stub"
+
+
+@dataclass
+class StageTokens:
+    stage: str
+    calls: int = 0  # answers the stage asked for (llm_call events)
+    requests: int = 0  # HTTP requests behind them: retries, repairs, format fallbacks
+    prompt: int = 0
+    completion: int = 0
+    fallbacks: int = 0  # answers without a value: the stage used its rules instead
+    cap: int = 0  # the answers' max_tokens: what the completions could have been at most
+
+    @property
+    def total(self) -> int:
+        return self.prompt + self.completion
+
+
+@dataclass
+class RunTokens:
+    label: str
+    run_id: str
+    stages: list[StageTokens]
+    total: int  # index.json tokens.total
+    budget: int
+    mode: str
+    finished: bool  # every stage done
+    stub_prompt: int = 0  # what the stub itself counted, to check the run's records
+    stub_completion: int = 0
+    exhausted: dict[str, Any] | None = None
+    facts: dict[str, Any] = field(default_factory=dict)  # candidates, kept, read, claims
+
+    @property
+    def prompt(self) -> int:
+        return sum(s.prompt for s in self.stages)
+
+    @property
+    def completion(self) -> int:
+        return sum(s.completion for s in self.stages)
+
+    @property
+    def calls(self) -> int:
+        return sum(s.calls for s in self.stages)
+
+    @property
+    def worst(self) -> int:
+        """The run's tokens had every answer run to its max_tokens: the stub answers
+        briefly, a real model writes more, never past the cap."""
+        return self.prompt + sum(s.cap for s in self.stages)
+
+    @property
+    def matches_stub(self) -> bool:
+        return (self.prompt, self.completion) == (self.stub_prompt, self.stub_completion)
+
+
+@contextmanager
+def stub_endpoint(runs_dir: Path, allow_loopback: bool = False) -> Iterator[LLMStub]:
+    """LLM mode against a fresh stub, with the seed limits and runs kept in `runs_dir`."""
+    stub = LLMStub()
+    stub.default = Reply(content=schema_answer)
+    stub.start()
+    extra: dict[str, Any] = {}
+    if allow_loopback:  # a local web on 127.0.0.1, which the fetcher refuses unless allowed
+        extra["FETCH_ALLOWED_NETWORKS"] = [ipaddress.ip_network("127.0.0.1/32")]
+    try:
+        with override_settings(
+            RUNS_DIR=runs_dir,
+            LLM_BASE_URL=stub.base_url,
+            LLM_MODEL=STUB_MODEL,
+            LLM_API_KEY="",
+            LLM_STAGE_MODELS={},
+            LLM_RESPONSE_FORMAT="auto",
+            **SEED_LIMITS,
+            **extra,
+        ):
+            yield stub
+    finally:
+        stub.stop()
+
+
+def run_all_stages(run_id: str, stub: LLMStub) -> dict[str, int]:
+    """Every stage in order, as the worker chain runs them, without Celery. Returns each
+    stage's answer caps: the max_tokens of the requests the stub had while it ran."""
+    caps: dict[str, int] = {}
+    stage: str | None = pipeline.first_unfinished(run_id)
+    while stage is not None:
+        before = len(stub.requests)
+        pipeline.execute_stage(run_id, stage)
+        caps[stage] = sum(r.body.get("max_tokens") or 0 for r in stub.requests[before:])
+        stage = pipeline.next_stage(stage)
+    pipeline.finish_run(run_id, STAGES[-1])
+    return caps
+
+
+def measure(label: str, run_id: str, stub: LLMStub, caps: dict[str, int]) -> RunTokens:
+    store = services.store_for(run_id)
+    index = store.index()
+    tokens = index.get("tokens") or {}
+    by_stage = {s: StageTokens(s) for s in STAGES}
+    for entry in store.read_log():
+        stage = by_stage.get(entry.get("stage", ""))
+        if stage is None:
+            continue
+        if entry["event"] == "llm_call":
+            stage.calls += 1
+            stage.requests += entry.get("requests", 0)
+        elif entry["event"] == "llm_fallback":
+            stage.fallbacks += 1
+    for name, stage in by_stage.items():
+        spent = tokens.get(name) or {}
+        stage.prompt, stage.completion = spent.get("prompt", 0), spent.get("completion", 0)
+        stage.cap = caps.get(name, 0)
+    analysis = index.get("analysis") or {}
+    return RunTokens(
+        label=label,
+        run_id=run_id,
+        stages=list(by_stage.values()),
+        total=tokens.get("total", 0),
+        budget=settings.LLM_MAX_TOKENS_PER_RUN,
+        mode=analysis.get("mode", "deterministic"),
+        finished=all(e["status"] == "done" for e in index["stages"].values()),
+        stub_prompt=stub.prompt_tokens,
+        stub_completion=stub.completion_tokens,
+        exhausted=analysis.get("budget_exhausted"),
+        facts=_facts(store),
+    )
+
+
+def _facts(store: RunStore) -> dict[str, Any]:
+    """How much the run had to work with: the limits are what bound the model's material."""
+    facts: dict[str, Any] = {}
+    for name, key, count in (
+        (CANDIDATES, "candidates", lambda d: len(d["candidates"])),
+        (FILTERED, "kept", lambda d: len(d["kept"])),
+        (NOTES, "read", lambda d: sum(s["status"] == "OK" for s in d["sources"])),
+        (CROSSCHECK, "claims", lambda d: len(d["claims"])),
+    ):
+        if store.artifact_path(name).is_file():
+            facts[key] = count(store.read_json(name))
+    return facts
+
+
+def lines(run: RunTokens, target: int = TARGET) -> list[str]:
+    """The figures as the command prints them."""
+    facts = ", ".join(f"{v} {k}" for k, v in run.facts.items())
+    out = [
+        f"{run.label}: {facts}",
+        f"  {'stage':<16}{'calls':>6}{'requests':>10}{'prompt':>9}{'completion':>12}"
+        f"{'total':>8}{'fallbacks':>11}{'answer cap':>12}",
+    ]
+    for s in run.stages:
+        out.append(
+            f"  {stage_label(s.stage):<16}{s.calls:>6}{s.requests:>10}{s.prompt:>9,}"
+            f"{s.completion:>12,}{s.total:>8,}{s.fallbacks:>11}{s.cap:>12,}"
+        )
+    within = "within" if run.total <= target else "OVER"
+    out.append(
+        f"  {'run':<16}{run.calls:>6}{sum(s.requests for s in run.stages):>10}"
+        f"{run.prompt:>9,}{run.completion:>12,}{run.total:>8,}"
+        f"{sum(s.fallbacks for s in run.stages):>11}{sum(s.cap for s in run.stages):>12,}"
+    )
+    out.append(
+        f"  {run.total:,} tokens a run: {within} the {target:,} target "
+        f"(budget LLM_MAX_TOKENS_PER_RUN {run.budget:,}); mode {run.mode}; "
+        f"{'all five stages done' if run.finished else 'NOT FINISHED'}"
+    )
+    out.append(
+        f"  with every answer at its cap: {run.worst:,} tokens "
+        f"({'within' if run.worst <= run.budget else 'OVER'} the budget)"
+    )
+    stub = "matches" if run.matches_stub else "DOES NOT MATCH"
+    out.append(
+        f"  the stub counted {run.stub_prompt:,} prompt + {run.stub_completion:,} completion: "
+        f"{stub} index.json"
+    )
+    if run.exhausted:
+        out.append(f"  budget exhausted: {run.exhausted}")
+    return out

@@ -1,0 +1,73 @@
+"""A whole run in LLM mode against the stub, whose generic answers fit every stage's schema:
+it finishes, says which mode and model made it, counts every stage's tokens, and stays
+within the run's token budget with the seed limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from research import services, steps  # noqa: F401  (steps registers the stages)
+from research.artifacts import STAGES
+from research.llm import tokenbench
+from research.names import DECISION, PLAN, REPORT
+
+pytestmark = pytest.mark.django_db
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
+
+
+def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(runs_dir):
+    with tokenbench.stub_endpoint(runs_dir) as stub:
+        run = services.create_run(
+            question="For our local-first notes app, choose between Quillsync, Loamdb and Tessera",
+            options=[],
+            dimensions=[
+                {"name": "licence risk", "weight": 0.4},
+                {"name": "maintenance activity", "weight": 0.35},
+                {"name": "customisation cost", "weight": 0.25},
+            ],
+            preset="",
+            sources=[f"local:{CORPUS}"],
+            limits={},
+        )
+        caps = tokenbench.run_all_stages(run.run_id, stub)
+        measured = tokenbench.measure("notes corpus", run.run_id, stub, caps)
+        budget = settings.LLM_MAX_TOKENS_PER_RUN
+    store = services.store_for(run.run_id)
+    index = store.index()
+    print("\n".join(tokenbench.lines(measured)))
+
+    assert all(index["stages"][s]["status"] == "done" for s in STAGES)
+    assert index["analysis"]["mode"] == "llm" and index["analysis"]["model"] == "bench-stub"
+    # Every stage that asked the model has its tokens in the manifest, and they add up to
+    # what the endpoint reported.
+    asked = {e["stage"] for e in store.read_log() if e["event"] == "llm_call"}
+    assert {"retrieve", "filter", "decide"} <= asked
+    for stage in asked:
+        assert index["tokens"][stage]["prompt"] > 0 and index["tokens"][stage]["completion"] > 0
+    assert index["tokens"]["total"] == stub.tokens == measured.total
+    # The budget invariant: with the seed limits, a whole run fits in the default budget,
+    # without a call held back for want of room.
+    assert store.read_json(PLAN)["limits"] | {"min_kept": 0} == {
+        "max_candidates": 25,
+        "max_kept": 12,
+        "min_kept": 0,
+        "max_pages": 8,
+        "max_page_chars": 12_000,
+    }
+    assert budget == 15_000
+    assert 0 < index["tokens"]["total"] <= budget
+    assert "budget_exhausted" not in index["analysis"]
+
+    decision = store.read_json(DECISION)
+    assert decision["mode"] == "llm" and decision["model"] == "bench-stub"
+    judged = [c for c in decision["matrix"] if c["model_base"] is not None]
+    assert judged, "the model gave no cell's lean"
+    for cell in judged:
+        assert set(cell["model_claim_ids"]) <= set(cell["claim_ids"])
+        assert any(n.startswith("the model gave the lean") for n in cell["notes"])
+    report = store.read_text(REPORT)
+    assert "LLM-assisted analysis (bench-stub)" in report
