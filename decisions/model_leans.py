@@ -2,9 +2,10 @@
 
 The model gets, for every option x dimension cell with claims, the claims the cell's base
 counts (decisions.scoring.counted: read, not flagged, not superseded), each as its id, what
-it says, its polarity, its source's site and its quote trimmed to QUOTE_CHARS, at most
-CLAIMS_PER_CELL of them, and answers with a lean 0-100 per cell and the ids of the claims it
-relied on. Cells go CELLS_PER_CALL to a call, so a usual matrix takes one call.
+it says, its polarity, its source's site and its quote trimmed to QUOTE_TOKENS (about 160
+Latin characters, 40 Chinese ones), at most CLAIMS_PER_CELL of them, and answers with a lean
+0-100 per cell and the ids of the claims it relied on. Up to CELLS_PER_CALL cells go in one
+call, so a usual matrix (three options, five dimensions) takes one; more are split evenly.
 
 A judgement is used only when it cites at least one claim and every claim it cites is one
 that was sent for that cell. Otherwise it is dropped and logged (`llm_judgement_dropped`),
@@ -24,11 +25,12 @@ from pydantic import BaseModel, Field
 from decisions.scoring import ModelLean, SourceInfo, standing
 from research.artifacts import Claim, Plan
 from research.llm import Ask, StageLLM, render_prompt
+from research.llm.budget import estimate_tokens
 from research.stages.context import StageContext
 
 CLAIMS_PER_CELL = 3
-QUOTE_CHARS = 160
-CELLS_PER_CALL = 12
+QUOTE_TOKENS = 40
+CELLS_PER_CALL = 16
 ANSWER_TOKENS_PER_CELL = 30  # {"cell":"c1","base":72,"claim_ids":["k01","k02"]} and room
 ANSWER_TOKENS_BASE = 40
 
@@ -74,7 +76,9 @@ def model_leans(
     ]
     if not sent:
         return Leans()
-    batches = [sent[i : i + CELLS_PER_CALL] for i in range(0, len(sent), CELLS_PER_CALL)]
+    calls = -(-len(sent) // CELLS_PER_CALL)
+    size = -(-len(sent) // calls)
+    batches = [sent[i : i + size] for i in range(0, len(sent), size)]
     system = render_prompt(
         "decide",
         stage=llm.stage,
@@ -152,14 +156,17 @@ def _claim(claim: Claim, sources: dict[str, SourceInfo]) -> dict[str, object]:
     }
 
 
-def trimmed(quote: str, limit: int = QUOTE_CHARS) -> str:
-    """The quote on one line, cut at a word before `limit` characters."""
+def trimmed(quote: str, limit: int = QUOTE_TOKENS) -> str:
+    """The quote on one line, cut (at a word, in Latin text) to about `limit` tokens."""
     text = " ".join(quote.split())
-    if len(text) <= limit:
+    if estimate_tokens(text) <= limit:
         return text
-    cut = text[: limit - 1]
+    end = len(text)
+    while end > 1 and estimate_tokens(text[:end]) >= limit:
+        end -= 1
+    cut = text[:end]
     space = cut.rfind(" ")
-    return (cut[:space] if space > limit // 2 else cut) + "…"
+    return (cut[:space] if space > end // 2 else cut) + "…"
 
 
 def _check(

@@ -204,7 +204,12 @@ def lines(run: RunTokens, target: int = TARGET) -> list[str]:
     )
     out.append(
         f"  with every answer at its cap: {run.worst:,} tokens "
-        f"({'within' if run.worst <= run.budget else 'OVER'} the budget)"
+        + (
+            "(within the budget)"
+            if run.worst <= run.budget
+            else "(OVER the budget: the last calls would not be made, their stages using their "
+            "rules)"
+        )
     )
     stub = "matches" if run.matches_stub else "DOES NOT MATCH"
     out.append(

@@ -35,13 +35,13 @@ def test_bench_llm_prints_each_stages_tokens_for_whole_runs_within_the_budget():
     lines = text.split("\n")[1:]
     ran = re.compile(r"^  ([\d,]+) tokens a run: (?:within|OVER) the 12,000 target", re.M)
     totals = [int(m.group(1).replace(",", "")) for m in ran.finditer(text)]
-    assert len(totals) == 2  # the notes corpus and the local web of full-length pages
+    assert len(totals) == 3  # the notes corpora, English and Chinese, and the local web
     assert all(0 < t <= 15_000 for t in totals)
-    assert text.count("mode llm; all five stages done") == 2
-    assert text.count("matches index.json") == 2
+    assert text.count("mode llm; all five stages done") == 3
+    assert text.count("matches index.json") == 3
     for label in ("retrieve", "filter", "decide"):
         rows = [line.split() for line in lines if line.startswith(f"  {label} ")]
-        assert len(rows) == 2 and all(int(row[1]) >= 1 for row in rows), rows
+        assert len(rows) == 3 and all(int(row[1]) >= 1 for row in rows), rows
     for row in (line.split() for line in lines if line.startswith("  run ")):
         calls, prompt, completion, total = int(row[1]), *(int(v.replace(",", "")) for v in row[3:6])
         assert calls >= 3 and prompt + completion == total

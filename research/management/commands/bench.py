@@ -8,8 +8,8 @@ where one search at a time takes one x per sub-query).
 
 `python manage.py bench --llm`: model tokens per stage and per run (research.llm.tokenbench)
 for whole runs in LLM mode against the stub endpoint, with the seed limits (25 candidates,
-12 kept, 8 pages, 12,000 characters): over the notes corpus the tests use, and over a local
-web of full-length pages that fills every limit.
+12 kept, 8 pages, 12,000 characters): over the English and Chinese notes corpora the tests
+use, and over a local web of full-length pages that fills the limits.
 """
 
 from __future__ import annotations
@@ -52,15 +52,20 @@ def page_title(n: int) -> str:
     return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]} #{n}"
 
 
-NOTES_CORPUS = Path(settings.BASE_DIR) / "tests" / "fixtures" / "corpus" / "notes_en"
-NOTES_QUESTION = (
-    "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera"
+CORPORA = Path(settings.BASE_DIR) / "tests" / "fixtures" / "corpus"
+# The corpora the tests use, with the questions `manage.py quality` asks of them.
+NOTES_RUNS = (
+    (
+        "notes_en",
+        "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera",
+        [
+            {"name": "licence risk", "weight": 0.4},
+            {"name": "maintenance activity", "weight": 0.35},
+            {"name": "customisation cost", "weight": 0.25},
+        ],
+    ),
+    ("notes_zh", "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？", []),
 )
-NOTES_DIMENSIONS = [
-    {"name": "licence risk", "weight": 0.4},
-    {"name": "maintenance activity", "weight": 0.35},
-    {"name": "customisation cost", "weight": 0.25},
-]
 LONG_PAGES = 30  # more than the 25 candidates a run takes
 LONG_SENTENCES = (
     "{o} is released under the {lic} licence, and version 3.{n}.{i} kept those terms.",
@@ -238,8 +243,9 @@ class Command(BaseCommand):
         limits = tokenbench.SEED_LIMITS
         self.stdout.write(
             f"bench --llm: model tokens per stage and per run, counted by a stub endpoint on "
-            f"127.0.0.1 (about 4 characters a token) | limits {limits['MAX_CANDIDATES']} "
-            f"candidates / {limits['MAX_KEPT']} kept / {limits['MAX_PAGES']} pages / "
+            f"127.0.0.1 (about 4 characters or one CJK character a token) | limits "
+            f"{limits['MAX_CANDIDATES']} candidates / {limits['MAX_KEPT']} kept / "
+            f"{limits['MAX_PAGES']} pages / "
             f"{limits['MAX_PAGE_CHARS']:,} characters | target {tokenbench.TARGET:,} a run"
         )
         web = LocalWeb()
@@ -251,20 +257,23 @@ class Command(BaseCommand):
             with tempfile.TemporaryDirectory() as tmp:
                 runs = [
                     self._measured(
-                        Path(tmp) / "notes",
-                        f"notes corpus ({NOTES_CORPUS.name})",
-                        NOTES_QUESTION,
-                        NOTES_DIMENSIONS,
-                        f"local:{NOTES_CORPUS}",
-                    ),
+                        Path(tmp) / corpus,
+                        f"notes corpus ({corpus})",
+                        question,
+                        dimensions,
+                        f"local:{CORPORA / corpus}",
+                    )
+                    for corpus, question, dimensions in NOTES_RUNS
+                ]
+                runs.append(
                     self._measured(
                         Path(tmp) / "long",
                         f"local web, {LONG_PAGES} pages over 12,000 characters",
                         f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
                         [{"name": t, "weight": 1.0} for t in TOPICS],
                         f"searxng:{web.base}",
-                    ),
-                ]
+                    )
+                )
         finally:
             web.stop()
         for run in runs:
