@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
 
 from decisions.report_view import load, report_page
+from decisions.scoring import ModelLean, score_cell, source_infos
 from research.artifacts import (
     STAGES,
     Candidates,
@@ -355,9 +357,37 @@ def test_the_report_page_marks_the_models_work_and_shows_flagged_claims_apart(
     debate = render_to_string("decisions/_contradictions.html", page)
 
     assert "the model gave the lean (the judgement before it is shrunk" in page["model_leans"]
-    flagged = re.search(r'<li class=" flagged">(.*?)</li>', matrix, re.S)
+    flagged = re.search(r'<li class="flagged">(.*?)</li>', matrix, re.S)
     assert flagged, matrix
     assert "<code>k06</code>" in flagged.group(1) and "read by the model" in flagged.group(1)
     assert "flagged, left out of the scores: the reader finds this sentence" in flagged.group(1)
     assert "the model gave the lean, 80.0, citing k01" in matrix
     assert "judged by the model" in debate
+
+
+def test_a_chinese_run_explains_the_models_lean_in_chinese():
+    sources = source_infos(
+        Notes(
+            sources=[
+                SourceNotes(
+                    source_id="s1", url=PAGES["s1"][0], title=PAGES["s1"][1],
+                    published="2025-04-02", status=Outcome.OK,
+                )
+            ]
+        ),
+        OPTIONS,
+        "zh",
+    )  # fmt: skip
+    cell = score_cell(
+        "Quillsync",
+        "licence risk",
+        [CLAIMS[0]],
+        sources,
+        [],
+        date(2025, 6, 1),
+        "zh",
+        lean=ModelLean(85.0, ("k01",)),
+    )
+    assert cell.base == 66.6 and cell.model_base == 85.0
+    assert cell.notes[0].startswith("倾向由模型给出，为 85.0，依据论断 k01：基础分 = 50")
+    assert cell.notes[1] == "作为对照，仅按规则：没有来源表明立场，基础分取 50"
