@@ -1,23 +1,23 @@
 """Cross-validate with a model: it reads the key points the deterministic reader read, and
 judges the sentence pairs the reader's contradiction finder could not settle.
 
-The model never sees whole pages, and never retypes a quote. One message (a few, when the
-notes are long) numbers the chosen key points, each cut to TEXT_CHARS around its option,
-and lists up to MAX_PAIRS pairs of them by number; the model answers with numbers, and
-every claim and every side of a contradiction it yields carries the key point's own stored
-quote and offset.
+The model never sees whole pages and never retypes a quote. One message (more, past
+POINTS_PER_CALL) numbers up to MAX_POINTS key points, each cut to TEXT_CHARS around its
+option and grouped by option and dimension, and lists up to MAX_PAIRS pairs of them by
+number. The model answers with those numbers: a claim or a side of a contradiction it
+yields carries its key point's own stored quote and offset.
 
-Which key points, within MAX_POINTS: first those in the pairs, then those the reader drew
-nothing from in the option and dimension it knows least about (where the model can fill a
-gap), then those it read a stance from (where the model cross-checks it). Which pairs: the
-strongest few the reader already calls contradictions (CONFIRM), then its near misses
-(research.stages.conflicts.near_conflicts): the same option and point in other words,
-brand names, loose dates.
+Which pairs: the strongest few the reader already calls contradictions (CONFIRM), then the
+reader's near misses (research.stages.conflicts.near_conflicts). Which key points: the
+pairs', then, one option and dimension at a time (fewest claims first), those with the most
+substance, one page at a time. The model may also name other pairs among them that
+contradict (EXTRA_PAIRS): the point said in other words, an option's brand name, a loose
+date against an exact one are what word overlap cannot see.
 
-The reader stays the cross-check: a stance the model reads from a quote that the reader
-reads the other way, or a typed value it reads differently, is kept with a `flag` and is
-neither counted nor weighed. Everything the model leaves out, and every call that fails,
-leaves the reader's result as it was.
+The reader stays the cross-check (research.stages.reader_check): a stance the model reads
+from a quote that the reader reads the other way, or a typed value it reads differently,
+is kept with a `flag` and neither counted nor weighed. What the model leaves out, and every
+call that fails, leaves the reader's result as it was.
 """
 
 from __future__ import annotations
@@ -30,25 +30,20 @@ from pydantic import BaseModel
 
 from research.artifacts import Claim, Contradiction, ContradictionSide, KeyPoint, Plan, SourceNotes
 from research.llm import Answer, Ask, StageLLM, render_prompt
-from research.stages.claims import (
-    compare,
-    dimension_for,
-    licence_fact,
-    maintenance_fact,
-    normalise_version,
-    scope_of,
-    stance_polarity,
-)
-from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts, option_segments
+from research.stages.claims import dimension_for, scope_of
+from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts
 from research.stages.context import StageContext
-from research.stages.crosscheck import CHANGE, not_the_projects, side_claim, source_facts
+from research.stages.crosscheck import CHANGE, not_the_projects, side_claim
+from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
 from research.stages.text import first_mention
+from research.stages.urls import registrable_domain
 
-TEXT_CHARS = 150  # of each key point's quote, around its option
-MAX_POINTS = 24  # key points sent in the whole stage
-MAX_PAIRS = 12  # pairs judged in the whole stage
-CONFIRM = 4  # of them, contradictions the reader found, for the model to confirm
-POINTS_PER_CALL = 24  # a call's share; the system prompt is paid once per call
+TEXT_CHARS = 130  # of each key point's quote, around its option
+MAX_POINTS = 28  # key points sent in the whole stage
+MAX_PAIRS = 8  # pairs judged in the whole stage
+CONFIRM = 3  # of them, contradictions the reader found, for the model to confirm
+EXTRA_PAIRS = 4  # contradictions a call may find between key points beyond the pairs sent
+POINTS_PER_CALL = 28  # a call's share; the system prompt is paid once per call
 POINT_CHARS = 60  # a contradiction's point, as the model names it
 NOTE_CHARS = 200  # the model's note on a contradiction
 CAUSES = ("time", "scope", "error")
@@ -72,7 +67,9 @@ class ModelFact(BaseModel):
 
 
 class PairVerdict(BaseModel):
-    pair: int
+    a: int
+    b: int
+    option: str
     contradicts: bool
     point: str
     cause: str
@@ -143,11 +140,9 @@ class ModelReview:
             return claims
         answers = self.llm.ask_all([self._ask(b) for b in batches])
         model: list[Claim] = []
-        answered: set[tuple[str, int]] = set()
         for batch, answer in zip(batches, answers, strict=True):
             if answer.value is None:
                 continue
-            answered.update(p.key for p in batch.points)
             model += self._stances(batch, answer.value.stances, claims)
             model += self._facts(batch, answer.value.facts, claims)
             self.verdicts += self._verdicts(batch, answer.value.pairs)
@@ -206,13 +201,15 @@ class ModelReview:
             if s.polarity not in (1, -1) or (s.kp, option, dimension) in seen:
                 continue  # no judgement, or said twice
             seen.add((s.kp, option, dimension))
+            kp = point.kp
             mine = _reader_claims(claims, point, option, "stance")
             if any(c.polarity == s.polarity for c in mine):
                 continue  # the reader reads it so too: its claim stands for both
-            read = mine[0].polarity if mine else self._reader_polarity(point, option)
+            options = self.plan.options
+            read = mine[0].polarity if mine else reader_polarity(kp.quote, option, kp, options)
             flag = None
             if read == -s.polarity:
-                flag = f"the stored text reads the other way: {self._cue(point, option, read)}"
+                flag = f"the stored text reads the other way: {cue(kp, option, options, read)}"
                 self.ctx.record(
                     "llm_claim_flagged",
                     stage=self.llm.stage,
@@ -223,11 +220,8 @@ class ModelReview:
                     reader=read,
                     flag=flag,
                 )
-            made.append(
-                _claim(
-                    point, option, dimension, "stance", "stance", _tone(s.polarity), s.polarity
-                ).model_copy(update={"flag": flag})
-            )
+            tone = "positive" if s.polarity > 0 else "negative"
+            made.append(_claim(point, option, dimension, "stance", tone, s.polarity, flag))
         return made
 
     def _facts(self, batch: Batch, facts: list[ModelFact], claims: list[Claim]) -> list[Claim]:
@@ -237,12 +231,14 @@ class ModelReview:
             point, option, _ = self._named(batch, f.kp, f.option, None, f)
             if point is None or option is None:
                 continue
-            attribute = " ".join(f.attribute.split()).lower()
-            typed = _typed(attribute, f.value)
+            typed = typed_value(f.attribute, f.value)
             if typed is None:
                 self._dropped(f, f"{f.attribute!r} = {f.value!r} is not a value Verdict compares")
                 continue
             attribute, value, polarity = typed
+            if not named_in(attribute, value, point.kp.quote):
+                self._dropped(f, "the key point does not name it")
+                continue
             if not_the_projects(attribute, scope_of(point.kp.quote), point.kp.quote):
                 self._dropped(f, "said of a component, an old version or the past")
                 continue
@@ -264,8 +260,7 @@ class ModelReview:
                     flag=flag,
                 )
             dimension = dimension_for(attribute, dims) or point.kp.dimension
-            claim = _claim(point, option, dimension, attribute, "fact", value, polarity)
-            made.append(claim.model_copy(update={"flag": flag}))
+            made.append(_claim(point, option, dimension, attribute, value, polarity, flag))
         return made
 
     def _named(
@@ -296,21 +291,6 @@ class ModelReview:
             "llm_claim_dropped", stage=self.llm.stage, claim=said.model_dump(), reason=reason
         )
 
-    def _reader_polarity(self, point: Point, option: str) -> int:
-        return _read(point.kp.quote, option, point.kp, self.plan.options)
-
-    def _cue(self, point: Point, option: str, polarity: int) -> str:
-        """What in the quote the reader reads `polarity` from, in plain words."""
-        kp = point.kp
-        if kp.header and kp.polarity == polarity and option == kp.option:
-            return f"it is listed under “{kp.header}”"
-        words = _cue_words(kp.quote, option, kp, self.plan.options, polarity)
-        tone = "good" if polarity > 0 else "bad"
-        if words:
-            said = ", ".join(f"“{w}”" for w in words)
-            return f"{said} reads as {tone} for {option}"
-        return f"the reader reads it as {tone} for {option}"
-
     def _summary(
         self, batches: list[Batch], answers: list[Answer[Reading]], model: list[Claim]
     ) -> None:
@@ -336,19 +316,40 @@ class ModelReview:
     def _verdicts(
         self, batch: Batch, verdicts: list[PairVerdict]
     ) -> list[tuple[Pair, PairVerdict]]:
+        """Each verdict with its pair: one of those sent, or (when it contradicts) two other
+        key points of the message the model found at odds, up to EXTRA_PAIRS a call."""
+        sent = {(frozenset((p.a, p.b)), p.option): p for p in batch.pairs}
         judged: list[tuple[Pair, PairVerdict]] = []
-        seen: set[int] = set()
+        seen: set[tuple[frozenset[Point], str]] = set()
+        extra = 0
         for v in verdicts:
-            if not 1 <= v.pair <= len(batch.pairs) or v.pair in seen:
-                self.ctx.record(
-                    "llm_verdict_dropped",
-                    stage=self.llm.stage,
-                    verdict=v.model_dump(),
-                    reason=f"pair {v.pair} was not in the message, or was judged twice",
-                )
+            a, b = (
+                batch.points[n - 1] if 1 <= n <= len(batch.points) else None for n in (v.a, v.b)
+            )
+            option = self.options.get(" ".join(v.option.split()).casefold())
+            problem = None
+            if a is None or b is None or a is b or option is None:
+                problem = "its key points or option were not in the message"
+            elif (key := (frozenset((a, b)), option)) in seen:
+                problem = "the pair was judged twice"
+            elif key in sent:
+                seen.add(key)
+                judged.append((sent[key], v))
                 continue
-            seen.add(v.pair)
-            judged.append((batch.pairs[v.pair - 1], v))
+            elif not v.contradicts:
+                continue  # a pair nobody asked about, found to agree: nothing to do
+            elif _site(a) == _site(b):
+                problem = "both key points come from one site"
+            elif extra >= EXTRA_PAIRS:
+                problem = f"more than {EXTRA_PAIRS} pairs found beyond those sent"
+            else:
+                seen.add(key)
+                extra += 1
+                judged.append((Pair(a, b, option, False), v))
+                continue
+            self.ctx.record(
+                "llm_verdict_dropped", stage=self.llm.stage, verdict=v.model_dump(), reason=problem
+            )
         return judged
 
     def review_contradictions(
@@ -360,12 +361,12 @@ class ModelReview:
         for pair, verdict in self.verdicts:
             listed = _listing(found, claims, pair)
             if listed is not None:
-                self._settle(listed, pair, verdict)
+                self._settle(listed, verdict)
             elif verdict.contradicts:
                 self._add(found, claims, pair, verdict)
         return found
 
-    def _settle(self, listed: Contradiction, pair: Pair, verdict: PairVerdict) -> None:
+    def _settle(self, listed: Contradiction, verdict: PairVerdict) -> None:
         """A contradiction the reader found and the model disputes stays listed: its two
         quotes are on record and the report shows both, so a reader of the report can judge
         them, while the model saw each sentence cut short and cannot check what it says
@@ -393,7 +394,7 @@ class ModelReview:
         cause = verdict.cause.strip().lower()
         cause = cause if cause in CAUSES else "error"
         changed = [c for c in (a, b) if CHANGE.search(c.quote)]
-        sites = [source_facts(p.source, self.plan.options).site for p in (pair.a, pair.b)]
+        sites = [_site(p) for p in (pair.a, pair.b)]
         said = _cut(verdict.note, NOTE_CHARS) or "they cannot both hold as written"
         found.append(
             Contradiction(
@@ -425,35 +426,52 @@ class ModelReview:
 
 
 def _chosen_points(claims: list[Claim], points: list[Point], pairs: list[Pair]) -> list[Point]:
-    """The pairs' key points, then the others: those the reader drew nothing from first, in
-    the option and dimension it has fewest claims on, taking turns between pages."""
+    """The pairs' key points, then the others, one option and dimension at a time (those
+    with fewest claims first, so the model can fill a gap), taking from each its points
+    with the most substance and one page at a time, so that what two pages say of one thing
+    can be compared."""
     chosen: list[Point] = []
     for pair in pairs:
         for p in (pair.a, pair.b):
             if p not in chosen and len(chosen) < MAX_POINTS:
                 chosen.append(p)
-    drawn = {(c.source_id, c.offset) for c in claims}
-    cells = Counter((c.option, c.dimension) for c in claims if c.flag is None)
-    turn: Counter[str] = Counter()
-    ranked = []
-    for n, p in enumerate(points):
-        turn[p.source.source_id] += 1
-        ranked.append(
-            (p.key in drawn, cells[(p.kp.option, p.kp.dimension)], turn[p.source.source_id], n, p)
-        )
-    for *_, p in sorted(ranked, key=lambda r: r[:4]):
-        if len(chosen) >= MAX_POINTS:
-            break
+    drawn = Counter((c.source_id, c.offset) for c in claims)
+    claimed = Counter((c.option, c.dimension or "") for c in claims if c.flag is None)
+    queues: dict[tuple[str, str], list[Point]] = {}
+    for p in points:
         if p not in chosen:
-            chosen.append(p)
+            queues.setdefault(_cell(p), []).append(p)
+    for cell, queue in queues.items():
+        turn: Counter[str] = Counter()
+        ranked = []
+        for n, p in enumerate(queue):
+            turn[p.source.source_id] += 1
+            ranked.append((turn[p.source.source_id], -_substance(p, drawn), n))
+        queues[cell] = [queue[r[2]] for r in sorted(ranked)]
+    order = sorted(queues, key=lambda cell: (claimed[cell], cell))
+    while len(chosen) < MAX_POINTS and any(queues.values()):
+        for cell in order:
+            if queues[cell] and len(chosen) < MAX_POINTS:
+                chosen.append(queues[cell].pop(0))
     return chosen
 
 
+_SUBSTANCE = re.compile(r"\d|\b(?:not|no|never|without|only)\b|不|没有|无", re.I)
+
+
+def _substance(point: Point, drawn: Counter[tuple[str, int]]) -> int:
+    """How much a key point asserts: the reader's claims on it, and any figure, date or
+    negation in it."""
+    return drawn[point.key] + bool(_SUBSTANCE.search(point.kp.quote))
+
+
 def _batches(points: list[Point], pairs: list[Pair]) -> list[Batch]:
-    """Key points POINTS_PER_CALL at a time; a pair goes with the batch that holds both its
-    points (the pairs' points come first, so they share one)."""
+    """Key points POINTS_PER_CALL at a time, grouped by option and dimension so that those
+    that may disagree stand together; a pair goes with the batch that holds both its points
+    (the pairs' points come first, so they share one)."""
     batches = [
-        Batch(points[i : i + POINTS_PER_CALL]) for i in range(0, len(points), POINTS_PER_CALL)
+        Batch(sorted(points[i : i + POINTS_PER_CALL], key=_cell))
+        for i in range(0, len(points), POINTS_PER_CALL)
     ]
     for pair in pairs:
         for batch in batches:
@@ -463,7 +481,16 @@ def _batches(points: list[Point], pairs: list[Pair]) -> list[Batch]:
     return batches
 
 
+def _site(point: Point) -> str:
+    return registrable_domain(point.source.url)
+
+
+def _cell(point: Point) -> tuple[str, str]:
+    return point.kp.option or "", point.kp.dimension or ""
+
+
 def _message(batch: Batch) -> str:
+    """The key points, numbered, then the pairs by those numbers."""
     lines = ["Key points (n | option | dimension | page date | text):"]
     for n, p in enumerate(batch.points, 1):
         date = (p.source.published or "-")[:7]
@@ -471,11 +498,11 @@ def _message(batch: Batch) -> str:
         text = _excerpt(p.kp.quote, option)
         lines.append(f"{n} | {option} | {p.kp.dimension or '-'} | {date} | {text}")
     if batch.pairs:
-        lines.append("Pairs (P: n ~ n):")
+        lines.append("Pairs (n ~ n):")
         number = {p: n for n, p in enumerate(batch.points, 1)}
-        for n, pair in enumerate(batch.pairs, 1):
+        for pair in batch.pairs:
             listed = " listed" if pair.listed else ""
-            lines.append(f"{n}: {number[pair.a]} ~ {number[pair.b]} ({pair.option}){listed}")
+            lines.append(f"{number[pair.a]} ~ {number[pair.b]} ({pair.option}){listed}")
     return "\n".join(lines)
 
 
@@ -503,91 +530,29 @@ def _reader_claims(claims: list[Claim], point: Point, option: str, attribute: st
     ]
 
 
-def _read(text: str, option: str, kp: KeyPoint, options: list[str]) -> int:
-    """How the deterministic reader judges `option` in `text`: a comparison's ranking, the
-    verdict of the table column or list the point sits in, or the tone of the clause about
-    the option (0: no judgement, or a sentence about another option)."""
-    ranked = compare(text, options)
-    if ranked:
-        return ranked.get(option, 0)
-    if kp.polarity and option == kp.option:
-        return kp.polarity
-    segments = option_segments(text, options)
-    clause = segments.get(option) or (text if not segments and option == kp.option else "")
-    return stance_polarity(clause, options) if clause else 0
-
-
-_WORD = re.compile(r"[A-Za-z][\w'-]*|[\u4e00-\u9fff]{2}")
-
-
-def _cue_words(
-    quote: str, option: str, kp: KeyPoint, options: list[str], polarity: int
-) -> list[str]:
-    """The words whose removal stops the reader reading `polarity`: its cue."""
-    found = []
-    for match in _WORD.finditer(quote):
-        blanked = quote[: match.start()] + " " * len(match.group(0)) + quote[match.end() :]
-        if _read(blanked, option, kp, options) != polarity and match.group(0) not in found:
-            found.append(match.group(0))
-    return found[:3]
-
-
 def _claim(
     point: Point,
     option: str,
     dimension: str | None,
     attribute: str,
-    kind: str,
     value: str,
     polarity: int,
+    flag: str | None,
 ) -> Claim:
     return Claim(
         id="c000",  # numbered once merged with the reader's
         option=option,
         dimension=dimension,
         attribute=attribute,
-        kind=kind,  # type: ignore[arg-type]
+        kind="stance" if attribute == "stance" else "fact",
         value=value,
         polarity=polarity,
         source_id=point.source.source_id,
         quote=point.kp.quote,
         offset=point.kp.offset,
         origin="model",
+        flag=flag,
     )
-
-
-def _tone(polarity: int) -> str:
-    return "positive" if polarity > 0 else "negative"
-
-
-_DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
-_VERSION = re.compile(r"v?(\d+(?:\.\d+){0,3})")
-_RELEASE = re.compile(r"release_date(?:\s+v?(\d+(?:\.\d+){0,3}))?")
-
-
-def _typed(attribute: str, value: str) -> tuple[str, str, int] | None:
-    """The model's typed value in the reader's own form ("MIT License" -> MIT), or None
-    when it is not one Verdict compares."""
-    value = " ".join(value.split())
-    if attribute == "licence":
-        fact = licence_fact(value)
-        return (attribute, fact.value, fact.polarity) if fact else None
-    if attribute == "maintenance":
-        fact = maintenance_fact(value) if value.lower() not in ("active", "inactive") else None
-        state = fact.value if fact else value.lower()
-        return (
-            (attribute, state, 1 if state == "active" else -1)
-            if state in ("active", "inactive")
-            else None
-        )
-    if attribute == "latest_version":
-        match = _VERSION.fullmatch(value)
-        return (attribute, normalise_version(match.group(1)), 0) if match else None
-    release = _RELEASE.fullmatch(attribute)
-    if release and _DATE.fullmatch(value):
-        name = f"release_date {release.group(1)}" if release.group(1) else "release_date"
-        return name, value, 0
-    return None
 
 
 # --- contradiction sides --------------------------------------------------------------------

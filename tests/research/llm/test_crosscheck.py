@@ -85,6 +85,11 @@ PAGES = [
                 "Brightwell",
                 "learning curve",
             ),
+            (
+                "Brightwell moved from the MIT licence to AGPL-3.0 in 2024.",
+                "Brightwell",
+                "reliability",
+            ),
         ],
     ),
 ]
@@ -96,6 +101,7 @@ OFFLINE_NO = "Brightwell does not support offline edits"
 EASY = "Brightwell is easy to learn"
 HARD = "Alderstream is hard to set up"
 WEEKS = "Brightwell's query language took our team weeks"
+MOVED = "Brightwell moved from the MIT licence to AGPL-3.0"
 
 
 def notes_and_pages() -> tuple[Notes, dict[str, str]]:
@@ -130,25 +136,27 @@ def message_of(body: dict) -> str:
     return next(m["content"] for m in body["messages"] if m["role"] == "user")
 
 
-def numbers(body: dict) -> tuple[dict[str, int], dict[tuple[int, int], int]]:
-    """The key point number for each sentence start above, and the pair number for each
-    pair of key point numbers, read from the message the model was sent."""
+Pairs = dict[frozenset[int], str]
+
+
+def numbers(body: dict) -> tuple[dict[str, int], Pairs]:
+    """The key point number of each sentence above, and the pairs sent (their key point
+    numbers and option), read from the message the model was sent."""
     points, pairs = {}, {}
     for line in message_of(body).splitlines():
         row = re.match(r"(\d+) \| [^|]+ \| [^|]+ \| [^|]+ \| (.*)", line)
         if row:
             points[row.group(2)] = int(row.group(1))
-        pair = re.match(r"(\d+): (\d+) ~ (\d+)", line)
+        pair = re.match(r"(\d+) ~ (\d+) \((\w+)\)", line)
         if pair:
-            a, b = int(pair.group(2)), int(pair.group(3))
-            pairs[(a, b)] = pairs[(b, a)] = int(pair.group(1))
+            pairs[frozenset((int(pair.group(1)), int(pair.group(2))))] = pair.group(3)
     return {
         start: next(n for t, n in points.items() if start in t)
-        for start in (LOST, WIPED, OFFLINE_YES, OFFLINE_NO, EASY, HARD, WEEKS)
+        for start in (LOST, WIPED, OFFLINE_YES, OFFLINE_NO, EASY, HARD, WEEKS, MOVED)
     }, pairs
 
 
-def model(answer: Callable[[dict[str, int], dict[tuple[int, int], int]], dict]) -> Reply:
+def model(answer: Callable[[dict[str, int], Pairs], dict]) -> Reply:
     """A stub reply made from the numbers in the request it answers."""
     return Reply(content=lambda body: json.dumps(answer(*numbers(body))))
 
@@ -164,11 +172,20 @@ def claims_on(result: Crosscheck, start: str) -> list:
     return [c for c in result.claims if start in c.quote]
 
 
-def no_pairs(kp: dict[str, int], pairs: dict) -> list[dict]:
-    return [
-        {"pair": n, "contradicts": False, "point": "", "cause": "", "note": ""}
-        for n in sorted(set(pairs.values()))
-    ]
+def verdict(a: int, b: int, option: str, contradicts: bool = False, **said: str) -> dict:
+    return {
+        "a": a,
+        "b": b,
+        "option": option,
+        "contradicts": contradicts,
+        "point": "",
+        "cause": "",
+        "note": "",
+    } | said
+
+
+def no_pairs(kp: dict[str, int], pairs: Pairs) -> list[dict]:
+    return [verdict(*sorted(pair), option) for pair, option in pairs.items()]
 
 
 # --- claims ---------------------------------------------------------------------------------
@@ -233,11 +250,24 @@ def test_a_model_reading_the_stored_text_contradicts_is_flagged_and_left_out(
                 ],
                 "facts": [
                     {
+                        "kp": kp[MOVED],
+                        "option": "Brightwell",
+                        "attribute": "licence",
+                        "value": "MIT License",
+                    },
+                    {
+                        "kp": kp[MOVED],
+                        "option": "Brightwell",
+                        "attribute": "release_date",
+                        "value": "2024",
+                    },
+                    # Not in the sentence it was read from.
+                    {
                         "kp": kp[LOST],
                         "option": "Alderstream",
                         "attribute": "licence",
-                        "value": "MIT License",
-                    }
+                        "value": "Apache License 2.0",
+                    },
                 ],
                 "pairs": no_pairs(kp, pairs),
             }
@@ -250,16 +280,24 @@ def test_a_model_reading_the_stored_text_contradicts_is_flagged_and_left_out(
     assert flagged.flag == (
         "the stored text reads the other way: “hard” reads as bad for Alderstream"
     )
-    [logged] = events(store, "llm_claim_flagged")
-    assert logged["model"] == 1 and logged["reader"] == -1
-    # A typed value the reader does not read from the sentence is the model's, in the
-    # reader's form.
-    [licence] = [c for c in claims_on(result, LOST) if c.attribute == "licence"]
-    assert (licence.value, licence.origin, licence.flag) == ("MIT", "model", None)
-    # The flagged claim is not part of any agreement or disagreement.
+    stance, typed = events(store, "llm_claim_flagged")
+    assert stance["model"] == 1 and stance["reader"] == -1
+    # The reader reads the licence the sentence moves to; the model, the one it leaves.
+    licence = {c.origin: c for c in claims_on(result, MOVED) if c.attribute == "licence"}
+    assert (licence["reader"].value, licence["reader"].flag) == ("AGPL-3.0", None)
+    assert licence["model"].value == "MIT"  # in the reader's form
+    assert licence["model"].flag == "the stored text reads otherwise: AGPL-3.0"
+    assert typed["model"] == "MIT" and typed["reader"] == "AGPL-3.0"
+    # A value the reader has none for is the model's own claim.
+    [release] = [c for c in claims_on(result, MOVED) if c.attribute == "release_date"]
+    assert (release.value, release.origin, release.flag) == ("2024", "model", None)
+    assert not [c for c in claims_on(result, LOST) if c.attribute == "licence"]
+    [dropped] = events(store, "llm_claim_dropped")
+    assert dropped["reason"] == "the key point does not name it"
+    # Flagged claims are not part of any agreement or disagreement.
     used = {s.claim_id for x in result.contradictions for s in (x.a, x.b, *x.a_also, *x.b_also)}
     used |= {i for k in result.consensus for i in k.claim_ids}
-    assert flagged.id not in used
+    assert not {flagged.id, licence["model"].id} & used
 
 
 def test_claims_on_unknown_options_dimensions_or_key_points_are_dropped_and_logged(
@@ -309,25 +347,57 @@ def test_the_model_finds_a_contradiction_in_other_words_and_settles_the_readers(
     llm_settings, llm_stub: LLMStub, store, ctx
 ):
     def answer(kp, pairs):
-        verdicts = no_pairs(kp, pairs)
-        for v in verdicts:
-            if v["pair"] == pairs[(kp[LOST], kp[WIPED])]:
-                v.update(
-                    contradicts=True,
+        assert frozenset((kp[LOST], kp[WIPED])) in pairs  # a near miss of the reader's
+        assert frozenset((kp[OFFLINE_YES], kp[OFFLINE_NO])) in pairs  # the reader's own
+        assert frozenset((kp[EASY], kp[WEEKS])) not in pairs
+        return {
+            "stances": [],
+            "facts": [],
+            "pairs": [
+                verdict(
+                    kp[WIPED],
+                    kp[LOST],
+                    "Alderstream",
+                    True,
                     point="writes survive a restart",
                     cause="error",
                     note="one keeps writes on disk, the other lost them on restart",
-                )
-            if v["pair"] == pairs[(kp[OFFLINE_YES], kp[OFFLINE_NO])]:
-                v.update(note="one speaks of every platform, the other of mobile only")
-        return {"stances": [], "facts": [], "pairs": verdicts}
+                ),
+                verdict(
+                    kp[OFFLINE_YES],
+                    kp[OFFLINE_NO],
+                    "Brightwell",
+                    note="one speaks of every platform, the other of mobile only",
+                ),
+                # Found by the model among the key points, beyond the pairs it was sent.
+                verdict(
+                    kp[EASY],
+                    kp[WEEKS],
+                    "Brightwell",
+                    True,
+                    point="how fast it is learnt",
+                    cause="scope",
+                    note="easy for SQL users, weeks for this team",
+                ),
+                # Two key points of one page are not two sources.
+                verdict(
+                    kp[LOST],
+                    kp[OFFLINE_YES],
+                    "Brightwell",
+                    True,
+                    point="storage",
+                    cause="error",
+                    note="x",
+                ),
+            ],
+        }
 
     llm_stub.script(model(answer))
     result = check(store, ctx)
     without = check(store, StageContext(), with_model=False)
-    [found] = [x for x in result.contradictions if x.judged_by == "model"]
+    found, learnt = [x for x in result.contradictions if x.judged_by == "model"]
     assert found.option == "Alderstream" and found.attribute == "writes survive a restart"
-    assert LOST in found.a.quote and WIPED in found.b.quote
+    assert LOST in found.a.quote and WIPED in found.b.quote  # in the order they were sent
     assert found.cause == "error"
     assert found.note == (
         "On “writes survive a restart”, alderstream.dev and queuetalk.org "
@@ -342,8 +412,16 @@ def test_the_model_finds_a_contradiction_in_other_words_and_settles_the_readers(
         "platform, the other of mobile only."
     )
     assert events(store, "llm_contradiction_disputed")[0]["id"] == offline.id
+    assert (learnt.option, learnt.attribute, learnt.cause) == (
+        "Brightwell",
+        "how fast it is learnt",
+        "scope",
+    )
+    assert EASY in learnt.a.quote and WEEKS in learnt.b.quote
+    [dropped] = events(store, "llm_verdict_dropped")
+    assert dropped["reason"] == "both key points come from one site"
     sent = llm_stub.requests[0]
-    assert re.search(r"\d+: \d+ ~ \d+ \(Brightwell\) listed", message_of(sent.body))
+    assert re.search(r"\d+ ~ \d+ \(Brightwell\) listed", message_of(sent.body))
 
 
 # --- the reader's result whenever the model fails -------------------------------------------
@@ -359,7 +437,7 @@ def test_a_malformed_answer_leaves_the_readers_result_and_is_logged(
     [fallback] = events(store, "llm_fallback")
     assert fallback["fallback"] == "the reader's claims and contradictions for these key points"
     [summary] = events(store, "llm_claims")
-    assert summary["fallback"] == "the reader's claims" and len(summary["unanswered"]) == 7
+    assert summary["fallback"] == "the reader's claims" and len(summary["unanswered"]) == 8
 
 
 def test_a_spent_budget_leaves_the_readers_result_and_the_manifest_says_so(
@@ -405,21 +483,25 @@ def answer_everything(body: dict) -> str:
     kps = [int(n) for n in re.findall(r"^(\d+) \|", text, re.M)]
     options = dict(re.findall(r"^(\d+) \| ([^|]+?) \|", text, re.M))
     dims = dict(re.findall(r"^(\d+) \| [^|]+ \| ([^|]+?) \|", text, re.M))
-    pairs = re.findall(r"^(\d+): \d+ ~ \d+ \(([^)]+)\)( listed)?", text, re.M)
+    pairs = re.findall(r"^(\d+) ~ (\d+) \(([^)]+)\)( listed)?", text, re.M)
     stances = [
         {"kp": n, "option": options[str(n)], "dimension": dims[str(n)], "polarity": 1}
         for n in kps[::2]
         if dims[str(n)] != "-"
     ]
     verdicts = [
-        {
-            "pair": int(n),
-            "contradicts": bool(listed),
-            "point": "the same point" if listed else "",
-            "cause": "error" if listed else "",
-            "note": "they cannot both hold" if listed else "",
-        }
-        for n, _, listed in pairs
+        verdict(
+            int(a),
+            int(b),
+            option,
+            bool(listed),
+            point="the same point",
+            cause="error",
+            note="they cannot both hold as written",
+        )
+        if listed
+        else verdict(int(a), int(b), option)
+        for a, b, option, listed in pairs
     ]
     return json.dumps({"stances": stances, "facts": [], "pairs": verdicts})
 
