@@ -1,12 +1,19 @@
 """What the Verdict MCP server's parts share: result statuses, the failed result, the
-read-only annotation, resource URIs and which artifacts a client may read, and the one way
-to reach a run (one of the user's own, or none at all)."""
+read-only annotation, resource URIs and which artifacts a client may read, the one way
+to reach a run (one of the user's own, or none at all), and how a tool call tells its
+client how it is going."""
 
 from __future__ import annotations
 
 import re
+import warnings
+from typing import get_args
 
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+import anyio.from_thread
+import anyio.lowlevel
+from mcp.server.mcpserver import Context
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from research import selectors
@@ -35,6 +42,10 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 
 def artifact_uri(run_id: str, name: str) -> str:
     return f"{SCHEME}/{run_id}/{name}"
+
+
+# The resource template of a page deep-read stored.
+PAGE_TEMPLATE = artifact_uri("{run_id}", f"{PAGES_DIR}/{{source_id}}.md")
 
 
 def valid_source_id(source_id: str) -> bool:
@@ -75,3 +86,54 @@ def current_stage(run: Run) -> str:
         if view.status not in FINISHED:
             return view.stage
     return STAGES[-1]
+
+
+# --- telling the client how a call is going ---------------------------------------------------
+
+LEVELS: tuple[LoggingLevel, ...] = get_args(LoggingLevel)  # least severe first
+LOGGER = "verdict"
+
+
+class Reporter:
+    """Tells the client of one tool call how it is going: log lines (notifications/message)
+    at or above `floor`, and progress (notifications/progress) when the call sent a
+    progressToken. `floor` None leaves the choice to the SDK, which at 2026-07-28 sends only
+    the levels the request itself asked for in its _meta.
+
+    The tools do their work in worker threads, so `step` is called from there: it hands the
+    notifications to the event loop and waits until they are sent, which keeps them in
+    order and before the call's result."""
+
+    def __init__(self, ctx: Context, floor: LoggingLevel | None) -> None:
+        self._ctx = ctx
+        self._floor = floor
+        self._done = 0
+        self._token = anyio.lowlevel.current_token()
+
+    async def log(self, level: LoggingLevel, message: str) -> None:
+        if self._floor is not None and LEVELS.index(level) < LEVELS.index(self._floor):
+            return
+        session = self._ctx.session
+        # Deprecated at 2026-07-28 (SEP-2577) and still how every earlier client is told;
+        # the warning would otherwise be written to the server's log on every line.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            sending = session.send_log_message(
+                level,
+                message,
+                logger=LOGGER,
+                related_request_id=self._ctx.request_context.request_id,
+            )
+        await sending
+
+    async def advance(
+        self, message: str, total: int | None = None, level: LoggingLevel = "info"
+    ) -> None:
+        """One more step done: progress (done of `total`, when known) and a log line."""
+        self._done += 1
+        await self._ctx.report_progress(self._done, total, message)
+        await self.log(level, message)
+
+    def step(self, message: str, total: int | None = None, level: LoggingLevel = "info") -> None:
+        """`advance`, from the worker thread the call's work runs in."""
+        anyio.from_thread.run(self.advance, message, total, level, token=self._token)

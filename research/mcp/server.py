@@ -6,19 +6,31 @@ is opened here. Django's ORM is synchronous, so each handler hands its work to
 `sync_to_async`.
 
 The run-level tools live here, the stage tools in research.mcp.tools; research.mcp.gating
-decides which a session is shown and sends it the change notifications it asked for.
+decides which a session is shown and sends it the change notifications it asked for, and
+research.mcp.completions offers argument values. The level a session sets with
+logging/setLevel decides which of the tools' log lines it is sent.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from asgiref.sync import sync_to_async
-from mcp.server.mcpserver import MCPServer
+from mcp.server import ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.subscriptions import InMemorySubscriptionBus
-from mcp_types import CallToolResult, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    EmptyResult,
+    LoggingLevel,
+    SetLevelRequestParams,
+    ToolAnnotations,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
 from research import selectors, services
@@ -27,14 +39,17 @@ from research.mcp.common import (
     ARTIFACTS,
     INVALID,
     NOT_FINISHED,
+    PAGE_TEMPLATE,
     READ_ONLY,
     RUNS_URI,
+    Reporter,
     artifact_uri,
     failed,
     owned_run,
     readable,
     valid_source_id,
 )
+from research.mcp.completions import register_completions
 from research.mcp.prompts import PROMPTS, render_prompt
 from research.mcp.tools import register_stage_tools
 from research.models import StageRun
@@ -139,6 +154,7 @@ def build_server(user) -> MCPServer:
         subscriptions=bus,
         lifespan=sessions.listening,
     )
+    reporter = _install_logging(server, sessions)
 
     # -- synchronous reads (run in a thread through sync_to_async) --
 
@@ -198,7 +214,7 @@ def build_server(user) -> MCPServer:
         add_artifact_template(artifact)
 
     @server.resource(
-        artifact_uri("{run_id}", f"{PAGES_DIR}/{{source_id}}.md"),
+        PAGE_TEMPLATE,
         name="round_3_page",
         title="A page deep-read stored",
         description="The main text of one source that deep-read fetched, as Markdown.",
@@ -254,10 +270,15 @@ def build_server(user) -> MCPServer:
         dimensions: list[DimensionInput] | None = None,
         preset: str = "",
         sources: list[str] | None = None,
+        *,
+        ctx: Context,
     ) -> StartedRun:
-        return await sync_to_async(start)(
+        result = await sync_to_async(start)(
             question, options or [], dimensions or [], preset, sources or []
         )
+        if isinstance(result, StartedRun):
+            await reporter(ctx).log("info", f"queued run {result.run_id}: {question.strip()}")
+        return result
 
     def status_of(run_id: str) -> RunStatus | CallToolResult:
         try:
@@ -381,8 +402,9 @@ def build_server(user) -> MCPServer:
     async def read_dataset(run_id: str, name: str) -> Dataset:
         return await sync_to_async(dataset_of)(run_id, name)
 
-    register_stage_tools(server, user)
+    register_stage_tools(server, user, reporter)
     gating.install(server, sessions)
+    register_completions(server, user)
 
     # -- prompts --
 
@@ -390,6 +412,36 @@ def build_server(user) -> MCPServer:
         _add_prompt(server, prompt_name)
 
     return server
+
+
+# What a handshake-era session that never called logging/setLevel is sent.
+DEFAULT_LOG_LEVEL: LoggingLevel = "info"
+
+
+def _install_logging(server: MCPServer, sessions: gating.Sessions) -> Callable[[Context], Reporter]:
+    """Serve logging/setLevel, which declares the logging capability, and return what makes
+    a tool call's Reporter.
+
+    Up to 2025-11-25 the level a session sets holds for its later calls, until it closes
+    (gating drops the session, and with it the level). A 2026-07-28 request has no
+    logging/setLevel: it names its own level in _meta, and the SDK sends only that."""
+    levels: WeakKeyDictionary[gating.Session, LoggingLevel] = WeakKeyDictionary()
+
+    async def set_level(ctx: ServerRequestContext, params: SetLevelRequestParams) -> EmptyResult:
+        levels[sessions.of(ctx)] = params.level
+        return EmptyResult()
+
+    # MCPServer has no public way to add a protocol handler; its low-level server does.
+    server._lowlevel_server.add_request_handler(
+        "logging/setLevel", SetLevelRequestParams, set_level
+    )
+
+    def reporter(ctx: Context) -> Reporter:
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return Reporter(ctx, None)
+        return Reporter(ctx, levels.get(sessions.of(ctx.request_context), DEFAULT_LOG_LEVEL))
+
+    return reporter
 
 
 def _add_prompt(server: MCPServer, name: str) -> None:

@@ -9,17 +9,22 @@ their status, so the two never blur for the client either.
 
 Sources are the operator's (research.sources): a client names one, never a folder or a
 search server's URL; pages are fetched only through the guarded fetcher.
+
+The tools that take a while (searching, fetching, assessing) say how they are going as they
+go, through a research.mcp.common.Reporter: a log line per step and, when the client sent a
+progressToken, a progress notification.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 import anyio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
@@ -41,6 +46,7 @@ from research.mcp.common import (
     INVALID,
     NOT_READY,
     READ_ONLY,
+    Reporter,
     artifact_uri,
     current_stage,
     failed,
@@ -77,6 +83,8 @@ MAX_CANDIDATES = 50  # candidates one chunk_filter_candidates call judges
 DEFAULT_PAGE_LENGTH = 5_000  # characters of page text one page_fetch_markdown call returns
 MAX_PAGE_LENGTH = 20_000
 MAX_TEXT = 200_000  # characters of text extract_key_points reads
+FETCH_STEPS = 2  # page_fetch_markdown: fetch, then extract the main text
+ASSESS_STEPS = 3  # generate_assessment from the artifacts: read, verify quotes, score
 
 # The stage tools, by the pipeline stage they belong to (research.mcp.gating lists them).
 SEARCH = "search_engine_query"
@@ -215,7 +223,9 @@ class AssessmentResult(BaseModel):
 # --- search_engine_query -------------------------------------------------------------------
 
 
-def search(query: str, source: str, max_results: int) -> SearchResults | CallToolResult:
+def search(
+    query: str, source: str, max_results: int, reporter: Reporter
+) -> SearchResults | CallToolResult:
     text = query.strip()
     if not text:
         return _invalid(SearchResults(status=INVALID, query=query), "The query is empty.")
@@ -225,8 +235,15 @@ def search(query: str, source: str, max_results: int) -> SearchResults | CallToo
         names = ", ".join(c.name for c in configured_sources())
         message = f"{exc}; the configured sources are: {names}"
         return _invalid(SearchResults(status=INVALID, query=query), message)
+
+    def searched(choice: SourceChoice) -> tuple[SourceOutcome, list[SearchHitOut]]:
+        outcome, hits = _search_one(choice, text, max_results)
+        level = "info" if Outcome(outcome.outcome).looked else "warning"
+        reporter.step(_searched(outcome), total=len(chosen), level=level)
+        return outcome, hits
+
     with ThreadPoolExecutor(max_workers=len(chosen)) as pool:
-        answers = list(pool.map(lambda c: _search_one(c, text, max_results), chosen))
+        answers = list(pool.map(searched, chosen))
     results = _interleave([hits for _, hits in answers], max_results)
     outcomes = [outcome for outcome, _ in answers]
     status = _search_status(results, outcomes)
@@ -275,6 +292,17 @@ def _search_one(
         for h in hits
     ]
     return outcome, found
+
+
+def _searched(outcome: SourceOutcome) -> str:
+    """The log line of one source's search: "searched notes: 7 hits"."""
+    if outcome.outcome == Outcome.OK:
+        found = f"{outcome.hits} hit{'s' if outcome.hits != 1 else ''}"
+    elif outcome.outcome == Outcome.NO_HIT:
+        found = "no hits"
+    else:
+        found = f"{outcome.outcome}" + (f" ({outcome.detail})" if outcome.detail else "")
+    return f"searched {outcome.source}: {found}"
 
 
 def _interleave(per_source: list[list[SearchHitOut]], limit: int) -> list[SearchHitOut]:
@@ -391,9 +419,16 @@ def _judged(plan: Plan, candidates: Candidates, run_id: str | None) -> FilterRes
 # --- page_fetch_markdown -------------------------------------------------------------------
 
 
-def fetch_page(url: str, start_index: int, max_length: int) -> PageText | CallToolResult:
+def fetch_page(
+    url: str, start_index: int, max_length: int, reporter: Reporter
+) -> PageText | CallToolResult:
     fetched = HttpFetcher.from_settings().fetch(url.strip())
     result = PageText(status=fetched.outcome, url=url, final_url=fetched.final_url)
+    reporter.step(
+        f"fetched {fetched.final_url or url}: {fetched.outcome}",
+        total=FETCH_STEPS,
+        level="info" if fetched.outcome.looked else "warning",
+    )
     if fetched.outcome is not Outcome.OK:
         result.message = fetched.detail or f"the fetch ended {fetched.outcome}"
         if fetched.outcome is Outcome.NO_HIT:
@@ -407,6 +442,7 @@ def fetch_page(url: str, start_index: int, max_length: int) -> PageText | CallTo
     )
     result.title, result.published, result.site = page.title, page.published, page.site
     result.total_length = len(page.text)
+    reporter.step(f"extracted {len(page.text):,} characters of main text", total=FETCH_STEPS)
     if not page.text.strip():
         result.status, result.message = Outcome.NO_HIT, "the page has no readable main text"
         return result
@@ -495,7 +531,7 @@ def key_points_of_text(
 # --- generate_assessment -------------------------------------------------------------------
 
 
-def assess(user, run_id: str) -> AssessmentResult | CallToolResult:
+def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallToolResult:
     try:
         run = owned_run(user, run_id)
     except LookupError as exc:
@@ -516,8 +552,9 @@ def assess(user, run_id: str) -> AssessmentResult | CallToolResult:
         )
     if statuses.get("decide") in FINISHED and store.is_valid(DECISION, Decision):
         decision, source = store.read_model(DECISION, Decision), "stored"
+        reporter.step(f"read the decide stage's result for run {run_id}", total=1)
     else:
-        decision, source = _decision(store), "computed"
+        decision, source = _decision(store, reporter), "computed"
     return AssessmentResult(
         status=Outcome.OK,
         run_id=run_id,
@@ -538,15 +575,23 @@ def assess(user, run_id: str) -> AssessmentResult | CallToolResult:
     )
 
 
-def _decision(store) -> Decision:
+def _decision(store, reporter: Reporter) -> Decision:
     """What the decide stage would conclude from the run's artifacts, written nowhere."""
     plan = store.read_model(PLAN, Plan)
     notes = store.read_model(NOTES, Notes)
-    ctx = StageContext()
-    verified = verify_quotes(
-        store.read_model(CROSSCHECK, Crosscheck), stored_pages(store, notes), ctx
+    crosscheck = store.read_model(CROSSCHECK, Crosscheck)
+    reporter.step(
+        f"read the plan, {len(notes.sources)} sources' notes and {len(crosscheck.claims)} claims",
+        total=ASSESS_STEPS,
     )
-    return decide(
+    ctx = StageContext()
+    verified = verify_quotes(crosscheck, stored_pages(store, notes), ctx)
+    reporter.step(
+        f"checked {verified.checked} quotes against the stored pages: "
+        f"{verified.checked - verified.dropped} found",
+        total=ASSESS_STEPS,
+    )
+    decision = decide(
         plan,
         notes,
         store.read_model(CANDIDATES, Candidates),
@@ -555,6 +600,13 @@ def _decision(store) -> Decision:
         ctx,
         filtered=store.read_model(FILTERED, Filtered),
     )
+    chosen = decision.recommendation.option
+    reporter.step(
+        f"scored {len(decision.ranking)} options: "
+        + (f"recommends {chosen}" if chosen else "no recommendation"),
+        total=ASSESS_STEPS,
+    )
+    return decision
 
 
 def _invalid(model: Any, message: str) -> CallToolResult:
@@ -566,8 +618,9 @@ def _invalid(model: Any, message: str) -> CallToolResult:
 # --- registration --------------------------------------------------------------------------
 
 
-def register_stage_tools(server: MCPServer, user) -> None:
-    """Add the five stage tools to `server`, acting for `user`."""
+def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], Reporter]) -> None:
+    """Add the five stage tools to `server`, acting for `user`; `reporter` makes the
+    Reporter of one call."""
 
     @server.tool(
         name=SEARCH,
@@ -586,8 +639,10 @@ def register_stage_tools(server: MCPServer, user) -> None:
         query: str,
         source: str = "",
         max_results: Annotated[int, Field(ge=1, le=MAX_RESULTS)] = MAX_RESULTS,
+        *,
+        ctx: Context,
     ) -> SearchResults:
-        return await anyio.to_thread.run_sync(search, query, source, max_results)
+        return await anyio.to_thread.run_sync(search, query, source, max_results, reporter(ctx))
 
     @server.tool(
         name=FILTER,
@@ -636,8 +691,12 @@ def register_stage_tools(server: MCPServer, user) -> None:
         url: str,
         start_index: Annotated[int, Field(ge=0)] = 0,
         max_length: Annotated[int, Field(ge=1, le=MAX_PAGE_LENGTH)] = DEFAULT_PAGE_LENGTH,
+        *,
+        ctx: Context,
     ) -> PageText:
-        return await anyio.to_thread.run_sync(fetch_page, url, start_index, max_length)
+        return await anyio.to_thread.run_sync(
+            fetch_page, url, start_index, max_length, reporter(ctx)
+        )
 
     @server.tool(
         name=KEY_POINTS,
@@ -680,5 +739,5 @@ def register_stage_tools(server: MCPServer, user) -> None:
         ),
         annotations=READ_ONLY,
     )
-    async def generate_assessment(run_id: str) -> AssessmentResult:
-        return await sync_to_async(assess)(user, run_id)
+    async def generate_assessment(run_id: str, ctx: Context) -> AssessmentResult:
+        return await sync_to_async(assess)(user, run_id, reporter(ctx))
