@@ -2,7 +2,7 @@
 judges the sentence pairs the reader's contradiction finder could not settle.
 
 The model never sees whole pages and never retypes a quote. One message (more, past
-POINTS_PER_CALL) numbers up to MAX_POINTS key points, each cut to TEXT_CHARS around its
+POINTS_PER_CALL) numbers up to MAX_POINTS key points, each cut to TEXT_TOKENS around its
 option and grouped by option and dimension, and lists up to MAX_PAIRS pairs of them by
 number. The model answers with those numbers: a claim or a side of a contradiction it
 yields carries its key point's own stored quote and offset.
@@ -30,15 +30,16 @@ from pydantic import BaseModel
 
 from research.artifacts import Claim, Contradiction, ContradictionSide, KeyPoint, Plan, SourceNotes
 from research.llm import Answer, Ask, StageLLM, render_prompt
+from research.llm.budget import estimate_tokens
 from research.stages.claims import dimension_for, scope_of
 from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts
 from research.stages.context import StageContext
 from research.stages.crosscheck import CHANGE, not_the_projects, side_claim
 from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
-from research.stages.text import first_mention
+from research.stages.text import first_mention, has_cjk
 from research.stages.urls import registrable_domain
 
-TEXT_CHARS = 130  # of each key point's quote, around its option
+TEXT_TOKENS = 34  # a key point's text, cut around its option: ~135 Latin characters
 MAX_POINTS = 28  # key points sent in the whole stage
 MAX_PAIRS = 8  # pairs judged in the whole stage
 CONFIRM = 3  # of them, contradictions the reader found, for the model to confirm
@@ -185,7 +186,7 @@ class ModelReview:
                 dimensions=[d.name for d in self.plan.dimensions],
             ),
             user=_message(batch),
-            max_tokens=120 + 28 * len(batch.points) + 40 * len(batch.pairs),
+            max_tokens=100 + 22 * len(batch.points) + 32 * (len(batch.pairs) + EXTRA_PAIRS),
             fallback="the reader's claims and contradictions for these key points",
         )
 
@@ -507,14 +508,27 @@ def _message(batch: Batch) -> str:
 
 
 def _excerpt(quote: str, option: str) -> str:
-    """The quote cut to TEXT_CHARS around the option's first mention, on one line."""
+    """The quote on one line, cut to about TEXT_TOKENS around the option's first mention: a
+    Chinese character costs about what four Latin ones do, and says about as much."""
     text = " ".join(quote.split())
-    if len(text) <= TEXT_CHARS:
+    if estimate_tokens(text) <= TEXT_TOKENS:
         return text
-    at = max(0, first_mention(text, option))
-    start = max(0, min(at - TEXT_CHARS // 4, len(text) - TEXT_CHARS))
-    end = start + TEXT_CHARS
+    start = end = max(0, first_mention(text, option))
+    spent = 0.0
+    while start > 0 and spent + _cost(text[start - 1]) <= TEXT_TOKENS / 4:
+        start -= 1
+        spent += _cost(text[start])
+    while end < len(text) and spent + _cost(text[end]) <= TEXT_TOKENS:
+        spent += _cost(text[end])
+        end += 1
+    while start > 0 and spent + _cost(text[start - 1]) <= TEXT_TOKENS:
+        start -= 1
+        spent += _cost(text[start])
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def _cost(char: str) -> float:
+    return 1.0 if has_cjk(char) else 0.25
 
 
 # --- merging --------------------------------------------------------------------------------
