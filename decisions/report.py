@@ -396,7 +396,13 @@ def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int], t: Strings)
         claim = claims.get(claim_id)
         if claim and claim.source_id in numbers and claim.source_id not in seen:
             seen.add(claim.source_id)
-            quotes.append({"n": numbers[claim.source_id], "quote": claim.quote})
+            quotes.append(
+                {
+                    "n": numbers[claim.source_id],
+                    "quote": claim.quote,
+                    "mark": _side_mark(claim, t),
+                }
+            )
     return {
         "option": k.option,
         "topic": _topic_label(k.attribute, k.dimension, t),

@@ -48,7 +48,7 @@ class ConsensusView:
     topic: str
     value: str
     agree: str
-    quotes: list[Quote]
+    quotes: list[MarkedQuote]
 
 
 def contradiction(
@@ -140,7 +140,7 @@ def consensus(k: Consensus, files: RunFiles, quote: Quoter, t: WebStrings) -> Co
         shown = claim and claim.source_id not in seen and quote(claim.source_id, claim.quote)
         if shown:
             seen.add(claim.source_id)
-            quotes.append(shown)
+            quotes.append(MarkedQuote(shown.n, shown.quote, shown.href, _mark(claim, t)))
     return ConsensusView(
         k.id,
         k.option,

@@ -101,7 +101,10 @@ CLAIMS = [
         "BUSL-1.1",
         -1,
     ),
-    licence(4, "Loamdb", "s3", "As far as I can tell Loamdb is still MIT licensed.", "MIT"),
+    # Read off the page by the model, unflagged: it counts, and is marked where it shows.
+    licence(
+        4, "Loamdb", "s3", "As far as I can tell Loamdb is still MIT licensed.", "MIT"
+    ).model_copy(update={"origin": "model"}),
     claim(
         5,
         "Loamdb",
@@ -279,8 +282,10 @@ def test_a_flagged_claim_is_shown_with_its_flag_and_counts_in_no_score(
     # What the model saw: the cell's counted claims, never the flagged one.
     sent = {c["id"] for cell in llm_stub.requests[0].user["cells"] for c in cell["claims"]}
     assert sent == {"k01", "k02", "k03", "k04", "k05"}
-    # The contradiction the model judged says so.
+    # The contradiction the model judged says so, and so does the side the model read.
     assert "(`x01`) (judged by the model):" in report
+    assert f"    - (read by the model): [3] “{CLAIMS[3].quote}”" in report.splitlines()
+    assert f"`k04` licence: MIT (read by the model): [3] “{CLAIMS[3].quote}”" in report
 
 
 def test_a_malformed_answer_leaves_every_cell_to_the_rules(
