@@ -2,10 +2,11 @@
 judges the sentence pairs the reader's contradiction finder could not settle.
 
 The model never sees whole pages and never retypes a quote. One message (more, past
-POINTS_PER_CALL) numbers up to MAX_POINTS key points, each cut to TEXT_TOKENS around its
-option and grouped by option and dimension, and lists up to MAX_PAIRS pairs of them by
-number. The model answers with those numbers: a claim or a side of a contradiction it
-yields carries its key point's own stored quote and offset.
+POINTS_PER_CALL) numbers POINTS_PER_PAGE key points for each page read (at most
+MAX_POINTS), each cut to TEXT_TOKENS around its option and grouped by option and dimension,
+and lists up to MAX_PAIRS pairs of them by number. The model answers with those numbers: a
+claim or a side of a contradiction it yields carries its key point's own stored quote and
+offset.
 
 Which pairs: the strongest few the reader already calls contradictions (CONFIRM), then the
 reader's near misses (research.stages.conflicts.near_conflicts). Which key points: the
@@ -40,7 +41,8 @@ from research.stages.text import first_mention, has_cjk
 from research.stages.urls import registrable_domain
 
 TEXT_TOKENS = 34  # a key point's text, cut around its option: ~135 Latin characters
-MAX_POINTS = 28  # key points sent in the whole stage
+POINTS_PER_PAGE = 3.5  # key points sent for each page read: 28 for DESIGN's 8 pages
+MAX_POINTS = 56  # ... and at most, whatever the limits
 MAX_PAIRS = 8  # pairs judged in the whole stage
 CONFIRM = 3  # of them, contradictions the reader found, for the model to confirm
 EXTRA_PAIRS = 4  # contradictions a call may find between key points beyond the pairs sent
@@ -134,7 +136,9 @@ class ModelReview:
     ) -> list[Claim]:
         every = [Point(s, kp) for s, kp in points]
         pairs = self._pairs(conflicts, statements, {p.key: p for p in every})
-        chosen = _chosen_points(claims, every, pairs)
+        pages = len({p.source.source_id for p in every})
+        limit = min(MAX_POINTS, round(POINTS_PER_PAGE * pages))
+        chosen = _chosen_points(claims, every, pairs, limit)
         pairs = [p for p in pairs if p.a in chosen and p.b in chosen]
         batches = _batches(chosen, pairs)
         if not batches:
@@ -426,7 +430,9 @@ class ModelReview:
 # --- choosing and sending -------------------------------------------------------------------
 
 
-def _chosen_points(claims: list[Claim], points: list[Point], pairs: list[Pair]) -> list[Point]:
+def _chosen_points(
+    claims: list[Claim], points: list[Point], pairs: list[Pair], limit: int
+) -> list[Point]:
     """The pairs' key points, then the others, one option and dimension at a time (those
     with fewest claims first, so the model can fill a gap), taking from each its points
     with the most substance and one page at a time, so that what two pages say of one thing
@@ -434,7 +440,7 @@ def _chosen_points(claims: list[Claim], points: list[Point], pairs: list[Pair]) 
     chosen: list[Point] = []
     for pair in pairs:
         for p in (pair.a, pair.b):
-            if p not in chosen and len(chosen) < MAX_POINTS:
+            if p not in chosen and len(chosen) < limit:
                 chosen.append(p)
     drawn = Counter((c.source_id, c.offset) for c in claims)
     claimed = Counter((c.option, c.dimension or "") for c in claims if c.flag is None)
@@ -450,9 +456,9 @@ def _chosen_points(claims: list[Claim], points: list[Point], pairs: list[Pair]) 
             ranked.append((turn[p.source.source_id], -_substance(p, drawn), n))
         queues[cell] = [queue[r[2]] for r in sorted(ranked)]
     order = sorted(queues, key=lambda cell: (claimed[cell], cell))
-    while len(chosen) < MAX_POINTS and any(queues.values()):
+    while len(chosen) < limit and any(queues.values()):
         for cell in order:
-            if queues[cell] and len(chosen) < MAX_POINTS:
+            if queues[cell] and len(chosen) < limit:
                 chosen.append(queues[cell].pop(0))
     return chosen
 

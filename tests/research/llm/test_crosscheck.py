@@ -14,6 +14,7 @@ from research import pipeline, services, steps  # noqa: F401  (steps registers t
 from research.artifacts import Crosscheck, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
 from research.llm import open_llm
 from research.outcomes import Outcome
+from research.stages import llm_crosscheck
 from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.llm_crosscheck import ModelReview
@@ -150,10 +151,8 @@ def numbers(body: dict) -> tuple[dict[str, int], Pairs]:
         pair = re.match(r"(\d+) ~ (\d+) \((\w+)\)", line)
         if pair:
             pairs[frozenset((int(pair.group(1)), int(pair.group(2))))] = pair.group(3)
-    return {
-        start: next(n for t, n in points.items() if start in t)
-        for start in (LOST, WIPED, OFFLINE_YES, OFFLINE_NO, EASY, HARD, WEEKS, MOVED)
-    }, pairs
+    starts = (LOST, WIPED, OFFLINE_YES, OFFLINE_NO, EASY, HARD, WEEKS, MOVED)
+    return {s: n for s in starts for t, n in points.items() if s in t}, pairs
 
 
 def model(answer: Callable[[dict[str, int], Pairs], dict]) -> Reply:
@@ -451,6 +450,48 @@ def test_a_spent_budget_leaves_the_readers_result_and_the_manifest_says_so(
     assert not llm_stub.requests
     assert store.index()["analysis"]["budget_exhausted"]["stage"] == "crosscheck"
     assert events(store, "llm_fallback")[0]["outcome"] == "BLOCKED"
+
+
+def test_a_budget_spent_after_the_first_call_leaves_the_rest_to_the_reader(
+    llm_settings, llm_stub: LLMStub, store, ctx, monkeypatch
+):
+    monkeypatch.setattr(llm_crosscheck, "POINTS_PER_CALL", 4)
+    llm_settings.LLM_CONCURRENCY = 1
+    llm_settings.LLM_MAX_TOKENS_PER_RUN = 1_400
+
+    def answer(kp, pairs):
+        stances = [
+            {"kp": kp[s], "option": "Brightwell", "dimension": "learning curve", "polarity": -1}
+            for s in (WEEKS,)
+            if s in kp
+        ]
+        verdicts = [
+            verdict(
+                *sorted(pair),
+                option,
+                True,
+                point="writes survive a restart",
+                cause="error",
+                note="they cannot both hold",
+            )
+            for pair, option in pairs.items()
+            if option == "Alderstream"
+        ]
+        return {"stances": stances, "facts": [], "pairs": verdicts}
+
+    llm_stub.default = model(answer)
+    result = check(store, ctx)
+    [first] = llm_stub.requests
+    assert LOST in message_of(first.body) and WEEKS not in message_of(first.body)
+    # The first call's reading is used ...
+    assert [x.attribute for x in result.contradictions if x.judged_by == "model"] == [
+        "writes survive a restart"
+    ]
+    # ... and the key points of the call the budget refused keep the reader's claims.
+    assert not claims_on(result, WEEKS)
+    assert store.index()["analysis"]["budget_exhausted"]["stage"] == "crosscheck"
+    [summary] = events(store, "llm_claims")
+    assert len(summary["unanswered"]) == 4 and summary["fallback"] == "the reader's claims"
 
 
 def test_the_prompt_is_the_stage_prompt_mcp_serves_without_its_tools(
