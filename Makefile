@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint fix bench migrate
+.PHONY: run test lint fix bench bench-llm migrate
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,3 +36,6 @@ fix: $(STAMP)
 
 bench: migrate
 	$(BIN)/python manage.py bench
+
+bench-llm: migrate
+	$(BIN)/python manage.py bench --llm

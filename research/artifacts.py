@@ -241,7 +241,8 @@ class ScoreCell(Artifact):
     claim_ids: list[str] = Field(default_factory=list)
     missing: bool = False
     # How base was reached, so a reader can redo it (decisions/scoring.py):
-    # base = 50 + (raw_base - 50) * evidence_weight / (evidence_weight + prior_weight),
+    # base = 50 + (lean - 50) * evidence_weight / (evidence_weight + prior_weight), where the
+    # lean is model_base when the model's judgement was used (LLM mode), else raw_base,
     # then capped when a status fact (archived, deprecated) dominates the cell.
     raw_base: float | None = None
     evidence_weight: float | None = None
