@@ -200,16 +200,18 @@ LLM_RESPONSE_FORMAT = env_choice(
     "LLM_RESPONSE_FORMAT", ("auto", "json_schema", "json_object"), "auto"
 )
 
-# Pipeline limits (DESIGN section 1). With a model, DESIGN's seed limits (25 candidates,
-# 12 kept, 8 read, 12,000 characters) cap what it is sent. The deterministic reader costs
-# milliseconds a page, so its budget is set by fetch time instead: 30 pages in 4 parallel
-# waves of FETCH_CONCURRENCY, long enough to reach a documentation page's tables and caveats.
-_LLM = bool(LLM_BASE_URL)
-MAX_CANDIDATES = env_int("MAX_CANDIDATES", 25 if _LLM else 50, minimum=1)
-MAX_KEPT = env_int("MAX_KEPT", 12 if _LLM else 30, minimum=1)
+# Pipeline limits (DESIGN section 1), the same with a model or without. Reading a page costs
+# the deterministic reader milliseconds and no tokens, so the budget is set by fetch time: 30
+# pages in 4 parallel waves of FETCH_CONCURRENCY, long enough to reach a documentation
+# page's tables and caveats. A model only adds to what the reader finds: each model step
+# works on a bounded selection of the reader's material (research/stages/filter.py,
+# modelpoints.py, llm_crosscheck.py; decisions/model_leans.py), so a run's tokens do not
+# grow with these limits, and a configured model never makes a run read less.
+MAX_CANDIDATES = env_int("MAX_CANDIDATES", 50, minimum=1)
+MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
-MAX_PAGES = env_int("MAX_PAGES", 8 if _LLM else 30, minimum=1)
-MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 12_000 if _LLM else 30_000, minimum=500)
+MAX_PAGES = env_int("MAX_PAGES", 30, minimum=1)
+MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
 # Network behaviour (DESIGN sections 3 and 4).

@@ -38,22 +38,20 @@ def shown(var_dir: Path, names: list[str], **env: str) -> dict:
     return json.loads(proc.stdout)
 
 
-def test_with_a_model_the_reading_limits_default_to_the_seed_limits(tmp_path):
-    llm = shown(tmp_path, LIMITS, LLM_BASE_URL="http://127.0.0.1:11434/v1", LLM_MODEL="m")
-    assert llm == {
-        "MAX_CANDIDATES": 25,
-        "MAX_KEPT": 12,
-        "MAX_PAGES": 8,
-        "MAX_PAGE_CHARS": 12_000,
-    }
-    assert shown(tmp_path, LIMITS) == {
+def test_a_model_reads_as_many_pages_as_the_reader_alone_and_the_limits_still_change(tmp_path):
+    defaults = {
         "MAX_CANDIDATES": 50,
         "MAX_KEPT": 30,
         "MAX_PAGES": 30,
         "MAX_PAGE_CHARS": 30_000,
     }
-    chosen = shown(tmp_path, ["MAX_KEPT"], LLM_BASE_URL="http://h/v1", LLM_MODEL="m", MAX_KEPT="20")
-    assert chosen == {"MAX_KEPT": 20}
+    assert shown(tmp_path, LIMITS) == defaults
+    llm = shown(tmp_path, LIMITS, LLM_BASE_URL="http://127.0.0.1:11434/v1", LLM_MODEL="m")
+    assert llm == defaults
+    chosen = shown(
+        tmp_path, LIMITS, LLM_BASE_URL="http://h/v1", LLM_MODEL="m", MAX_KEPT="20", MAX_PAGES="8"
+    )
+    assert chosen == defaults | {"MAX_KEPT": 20, "MAX_PAGES": 8}
 
 
 def test_models_per_task_come_from_the_list_and_from_one_variable_per_task(tmp_path):
