@@ -1,9 +1,11 @@
 """Stage 2: judge candidates on relevance, domain weight and age; drop near-duplicates.
 
-With a model, relevance is its judgement: candidates go to it in batches (id, title, URL and
-snippet only), and each keep or drop comes back with a reason. Age, near-duplicates, the
-score and the cut stay with the rules below, and a candidate the model did not judge is
-judged by them alone.
+With a model, relevance is its judgement where the rules are least sure: the MODEL_CANDIDATES
+candidates nearest the keep cut (id, title, URL and snippet only, BATCH a call) come back
+with keep or drop and a reason. Those far above the cut are kept and those far below are
+dropped by the rules, whatever the limits, so the model's share of the run's tokens stays
+fixed. Age, near-duplicates, the score and the cut stay with the rules below, and a
+candidate the model did not judge is judged by them alone.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ STALE_YEARS = 5  # older than this loses its freshness points
 OUTDATED_YEARS = 10  # older than this is dropped
 NEAR_DUPLICATE = 0.9
 BATCH = 10  # candidates per model call
+MODEL_CANDIDATES = 2 * BATCH  # the most candidates the model judges in a run
 SNIPPET_CHARS = 300  # of each snippet sent to the model
 REASON_CHARS = 200  # of each reason the model gives
 
@@ -154,12 +157,21 @@ class Verdicts(BaseModel):
 def relevance_verdicts(
     plan: Plan, judgements: list[Judgement], llm: StageLLM, ctx: StageContext
 ) -> dict[str, Verdict]:
-    """The model's keep-or-drop for each candidate whose fate it can change (not those too
-    old to keep), asked BATCH at a time. Ids outside a call's batch are ignored; a
-    candidate left unjudged (a failed batch, a skipped id) is logged and keeps the rules'
-    judgement."""
-    open_ = [j.candidate for j in judgements if j.drop is None or j.off_topic]
-    batches = [open_[i : i + BATCH] for i in range(0, len(open_), BATCH)]
+    """The model's keep-or-drop for the candidates nearest the keep cut (near_the_cut),
+    asked BATCH at a time. Ids outside a call's batch are ignored; a candidate sent but left
+    unjudged (a failed batch, a skipped id) is logged and keeps the rules' judgement, as do
+    all those not sent."""
+    sent = near_the_cut(plan, judgements)
+    ctx.record(
+        "llm_candidates_sent",
+        stage=llm.stage,
+        task="filter",
+        sent=len(sent),
+        by_rules=len(judgements) - len(sent),
+        reason=f"the {MODEL_CANDIDATES} candidates nearest the keep cut, where the rules are "
+        "least sure; the others keep the rules' judgement",
+    )
+    batches = [sent[i : i + BATCH] for i in range(0, len(sent), BATCH)]
     if not batches:
         return {}
     system = render_prompt(
@@ -192,7 +204,7 @@ def relevance_verdicts(
         for verdict in answer.value.judgements:
             if verdict.id in ids and verdict.id not in verdicts:
                 verdicts[verdict.id] = verdict
-    unjudged = [c.id for c in open_ if c.id not in verdicts]
+    unjudged = [c.id for c in sent if c.id not in verdicts]
     if unjudged:
         ctx.record(
             "llm_unjudged",
@@ -202,6 +214,45 @@ def relevance_verdicts(
             fallback="the relevance rules",
         )
     return verdicts
+
+
+def near_the_cut(plan: Plan, judgements: list[Judgement]) -> list[Candidate]:
+    """At most MODEL_CANDIDATES candidates whose keep or drop the model can change, nearest
+    the rules' keep cut, in the order they were found.
+
+    The rules rank the candidates they would keep by score, then those they call off topic
+    (the one drop a model's relevance judgement overturns); the first `max_kept` of that
+    ranking are kept. The ones taken are those just inside and just outside that cut, in
+    turn. Never sent: candidates too old to keep and near-copies of a better-scored one,
+    which no relevance judgement changes."""
+    order = sorted(judgements, key=lambda j: (-j.score, j.candidate.rank, j.candidate.id))
+    keepable = [j for j in order if j.drop is None]
+    off_topic = [j for j in order if j.off_topic]
+    copies = {id(j) for j in _copies([*keepable, *off_topic], plan.options)}
+    keepable = [j for j in keepable if id(j) not in copies]
+    ranking = keepable + [j for j in off_topic if id(j) not in copies]
+    cut = min(plan.limits.max_kept, len(keepable))
+    taken: list[Judgement] = []
+    for step in range(len(ranking)):
+        for at in (cut - 1 - step, cut + step):
+            if 0 <= at < len(ranking) and len(taken) < MODEL_CANDIDATES:
+                taken.append(ranking[at])
+    found = {id(j): n for n, j in enumerate(judgements)}
+    return [j.candidate for j in sorted(taken, key=lambda j: found[id(j)])]
+
+
+def _copies(ranking: list[Judgement], options: list[str]) -> list[Judgement]:
+    """Those of `ranking` that are near-copies of one earlier in it, as the rules find them:
+    the candidates they keep first, best-scored first, then those they call off topic (a
+    model may keep one of these, and then a copy of a kept one is dropped)."""
+    firsts: list[Candidate] = []
+    copies: list[Judgement] = []
+    for j in ranking:
+        if any(_near_duplicate(f, j.candidate, options) for f in firsts):
+            copies.append(j)
+        else:
+            firsts.append(j.candidate)
+    return copies
 
 
 def _batch_message(batch: list[Candidate]) -> str:

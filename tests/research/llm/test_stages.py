@@ -223,6 +223,91 @@ def test_a_failed_batch_leaves_the_rules_judgement_alone(
     assert store.index()["provider_outcomes"]["filter"]["llm"] == {"OK": 1, "UNAVAILABLE": 1}
 
 
+ADJECTIVES = (
+    "careful hidden quiet sudden modest brisk costly gentle rugged narrow vivid stale frank "
+    "hollow eager plain sturdy fickle lucid murky nimble odd prudent rapid sober tidy usual "
+    "wary zesty bleak crisp dense early faint grand humid ideal jolly keen lofty"
+).split()
+NOUNS = (
+    "billing latency uptime onboarding pricing backups tooling hosting upgrades schemas "
+    "plugins exports imports queries indexes replicas shards caching logging metrics "
+    "alerts tracing audits quotas tokens webhooks sandboxes mirrors archives releases "
+    "patches forks licences contracts roadmaps surveys benchmarks migrations tutorials "
+    "workshops"
+).split()
+
+
+def forty_candidates() -> Candidates:
+    """36 candidates about the options (a few published long ago, one twice at one address),
+    and four about nothing the question asks."""
+    rows = []
+    for n in range(1, 37):
+        option = ("Alderstream", "Brightwell")[n % 2]
+        adjective, noun = ADJECTIVES[n], NOUNS[n]
+        extra = " licence" if n % 3 == 0 else " cost 20%" if n % 5 == 0 else ""
+        rows.append(
+            candidate(
+                n,
+                f"{adjective.title()} {noun} with {option}",
+                f"{noun} {adjective}{extra}",
+                f"https://{noun}.example.org/{adjective}",
+                published=("2024-03-01", "2021-05-01", None)[n % 3],
+            )
+        )
+    rows[6] = rows[6].model_copy(update={"published": "2001-01-01"})  # c07: too old
+    rows[9] = rows[9].model_copy(update={"url": rows[8].url})  # c10: c09's address again
+    for n, topic in enumerate(("bread", "tides", "chess", "knots"), start=37):
+        rows.append(candidate(n, f"Weekend {topic}", f"All about {topic}", f"https://{topic}.io/"))
+    return Candidates(candidates=rows)
+
+
+def keep_odd(body: dict) -> str:
+    ids = [c["id"] for c in Received(body, {}, 0.0).user["candidates"]]
+    keep = [{"id": i, "keep": int(i[1:]) % 2 == 1, "reason": "read it"} for i in ids]
+    return json.dumps({"judgements": keep})
+
+
+def test_the_model_judges_only_the_candidates_nearest_the_cut_and_the_rules_the_rest(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    llm_stub.default = Reply(content=keep_odd)
+    plan = a_plan()  # keeps 12
+    today = date(2025, 6, 1)
+    rules = filter_candidates(plan, forty_candidates(), StageContext(), today)
+    below = [d.id for d in rules.dropped if d.reason.startswith("below the cut")]
+    ranking = [k.id for k in rules.kept] + below  # the rules' order of what they could keep
+    assert len(rules.kept) == 12 and len(ranking) == 34
+
+    filtered = filter_candidates(
+        plan, forty_candidates(), ctx, today, llm=opened(store, ctx, "filter")
+    )
+    sent = [[c["id"] for c in r.user["candidates"]] for r in llm_stub.requests]
+    assert [len(b) for b in sent] == [10, 10]
+    # The ten just inside the cut and the ten just outside it: those the rules are least
+    # sure of. Never the too old, the copy or the off-topic ones far below.
+    assert set(sent[0] + sent[1]) == set(ranking[2:22])
+    kept = {k.id: k for k in filtered.kept}
+    dropped = {d.id: d.reason for d in filtered.dropped}
+    assert dropped["c07"].startswith("outdated") and dropped["c10"].startswith("near-duplicate")
+    # The two best stay on the rules' word; the model's picks fill the rest of the cut.
+    rules_reasons = {k.id: k.reasons for k in rules.kept}
+    assert all(kept[i].reasons == rules_reasons[i] for i in ranking[:2])
+    relevant = [i for i in ranking[2:22] if int(i[1:]) % 2 == 1]
+    assert [k.id for k in filtered.kept] == ranking[:2] + relevant[:10]
+    assert all(dropped[i].startswith("below the cut") for i in relevant[10:])
+    assert all(dropped[i].startswith("below the cut") for i in ranking[22:])
+    assert all(dropped[i].startswith("off topic") for i in ("c37", "c38", "c39", "c40"))
+    assert all(
+        dropped[i] == "the model judged it not relevant: read it"
+        for i in ranking[2:22]
+        if int(i[1:]) % 2 == 0
+    )
+    # One line says how many the model judged; the rest are not logged one by one.
+    [summary] = events(store, "llm_candidates_sent")
+    assert summary["sent"] == 20 and summary["by_rules"] == 20
+    assert not events(store, "llm_unjudged")
+
+
 # --- both, end to end -----------------------------------------------------------------------
 
 
