@@ -46,8 +46,10 @@ def deep_read(
     workers: int = 8,
     llm: StageLLM | None = None,
 ) -> DeepRead:
-    """With `llm`, the model re-picks and labels each page's key points from the reader's
-    best sentences (research.stages.modelpoints); without it, the reader's stand."""
+    """With `llm`, the model re-picks and labels the key points of up to MODEL_PAGES of the
+    pages read, from the reader's best sentences (research.stages.modelpoints); the other
+    pages keep the reader's key points, as every page does without it. Which pages are read
+    does not depend on the model: a configured one never makes a run read less."""
     chosen = choose_pages(filtered.kept, plan.options, plan.limits.max_pages)
     ctx.record(
         "pages_chosen",

@@ -1,17 +1,18 @@
 """Deep-read key points with a model: which of the reader's sentences matter, and what each
 is about.
 
-The model never sees a whole page (8 pages of 12,000 characters would be ~24k tokens). The
-deterministic reader scores every sentence of a page anyway; its best ones (a wider net
-than its own cut, table rows aside), trimmed, up to PAGE_CHARS a page, go to the model
-numbered, a few pages to a call. The model answers by number with the option, dimension and
-polarity of the sentences worth keeping, so its key points quote the stored text exactly,
-by construction.
+The model never sees a whole page (8 pages of 12,000 characters would be ~24k tokens), nor
+every page read: at most MODEL_PAGES of them, PAGES_PER_CALL to a call, however many the
+limits let the reader read (pages_for_model picks them). The deterministic reader scores
+every sentence of a page anyway; its best ones (a wider net than its own cut, table rows
+aside), trimmed, up to PAGE_CHARS a page, go to the model numbered. The model answers by
+number with the option, dimension and polarity of the sentences worth keeping, so its key
+points quote the stored text exactly, by construction.
 
 Per page the result is the model's points plus the reader's points the model did not take
 that the reader is sure of: table rows and pros/cons items, and sentences with a typed fact
 (licence, version, date, figure), so a typed fact is never lost to the model's choice. A page
-the model gave no usable answer for keeps the reader's key points.
+the model gave no usable answer for, or was not sent, keeps the reader's key points.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ SENTENCE_CHARS = 160  # of each sentence shown
 PAGE_CHARS = 1_000  # of all a page's sentences shown: long sentences make fewer of them
 TITLE_CHARS = 80
 PAGES_PER_CALL = 4
+MODEL_PAGES = 2 * PAGES_PER_CALL  # the most pages the model labels in a run
 MODEL_POINTS = 6  # the most key points the model picks on one page
 # The answer's cap per page in a call: room for pretty-printed JSON, which local models write.
 ANSWER_TOKENS_PER_PAGE = 16 + 32 * MODEL_POINTS
@@ -80,6 +82,15 @@ class PageReading:
                 break
         return sorted(shown, key=lambda c: c[0].at)
 
+    @cached_property
+    def cells(self) -> set[tuple[str, str]]:
+        """The option x dimension pairs the reader takes the shown sentences to be about."""
+        return {
+            (s.point.option, s.point.dimension)
+            for s, _ in self.candidates
+            if s.point.option and s.point.dimension
+        }
+
     def _shown(self, point: KeyPoint) -> str:
         """The sentence trimmed, with "(X)" before it when the reader took it to be about X
         though it does not name X itself ("It is Apache-2.0")."""
@@ -103,8 +114,9 @@ class Tally:
 def model_key_points(
     plan: Plan, readings: list[PageReading], llm: StageLLM, ctx: StageContext, limit: int
 ) -> None:
-    """Replace each page's key points with the model's choice where it gave a usable one."""
-    asked = [r for r in readings if r.candidates]
+    """Replace the key points of the pages_for_model with the model's choice where it gave a
+    usable one; every other page keeps the reader's."""
+    asked = pages_for_model(readings)
     if not asked:
         return
     batches = [asked[i : i + PAGES_PER_CALL] for i in range(0, len(asked), PAGES_PER_CALL)]
@@ -156,12 +168,33 @@ def model_key_points(
         )
     ctx.record(
         "key_points_by_model",
+        pages_sent=len(asked),
         pages_by_model=tally.pages_by_model,
         pages_by_reader=tally.pages_by_reader,
         model_points=tally.model_points,
         reader_points=tally.reader_points,
         dropped=tally.dropped,
     )
+
+
+def pages_for_model(readings: list[PageReading]) -> list[PageReading]:
+    """The MODEL_PAGES pages whose sentences cover the most option x dimension pairs of the
+    plan between them, in page order: each in turn the page that adds the most pairs not yet
+    covered, the better-filtered page first on a tie (`readings` are in the filter's order)
+    and once every pair is covered. So the model's labels reach every cell the reader found
+    evidence for, rather than the one option or dimension the best-scored pages dwell on,
+    which cross-validate and decide then compare across sites. A page with no sentence to
+    show is never sent."""
+    left = [r for r in readings if r.candidates]
+    chosen: list[PageReading] = []
+    covered: set[tuple[str, str]] = set()
+    while left and len(chosen) < MODEL_PAGES:
+        best = max(left, key=lambda r: (len(r.cells - covered), -left.index(r)))
+        chosen.append(best)
+        covered |= best.cells
+        left.remove(best)
+    taken = {id(r) for r in chosen}
+    return [r for r in readings if id(r) in taken]
 
 
 def pages_message(batch: list[PageReading]) -> str:

@@ -339,7 +339,7 @@ def test_deep_read_of_the_corpus_in_llm_mode_costs_few_tokens(
         dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
         preset="",
         sources=[f"local:{CORPUS}"],
-        limits={"max_pages": 8, "max_page_chars": 12_000, "max_kept": 12, "max_candidates": 25},
+        limits={},
     )
     settings.LLM_BASE_URL = ""  # retrieve and filter by the rules: only deep-read is measured
     pipeline.execute_stage(run.run_id, "retrieve")
@@ -386,36 +386,77 @@ _TOPICS = [
 ]
 
 
-def long_page(option: str, seed: int) -> str:
-    """A page of 12,000 characters or more, every sentence of it something the reader
-    scores, so the model is shown as much as deep-read ever shows it."""
+def long_page(option: str, seed: int, chars: int = 30_500) -> str:
+    """A page longer than a page is read to (30,000 characters by default), every sentence
+    of it something the reader scores, so the model is shown as much as deep-read ever shows
+    it."""
     sentences = []
     n = 0
-    while sum(len(s) for s in sentences) < 12_500:
+    while sum(len(s) for s in sentences) < chars:
         topic = _TOPICS[n % len(_TOPICS)]
-        sentences.append(topic.format(o=option, n=seed + n, m=100 + 7 * n) + ".")
+        sentences.append(topic.format(o=option, n=seed * 100 + n, m=100 + 7 * n + 13 * seed) + ".")
         n += 1
     return f"# {option} in depth\n\n" + "\n\n".join(
         " ".join(sentences[i : i + 3]) for i in range(0, len(sentences), 3)
     )
 
 
-def test_eight_full_pages_are_read_within_the_deep_read_allotment(
+def test_of_twenty_full_pages_read_the_model_labels_eight_and_the_rest_keep_the_readers(
     llm_settings, llm_stub: LLMStub, store, ctx, tmp_path
 ):
     llm_stub.default = Reply(content=plausible)
     options = ["Alderstream", "Brightwell"]
-    texts = [long_page(options[n % 2], n) for n in range(8)]
-    plan = a_plan().model_copy(update={"limits": Limits(max_pages=8, max_page_chars=12_000)})
-    result = read(pages(tmp_path / "corpus", texts), ctx, opened(store, ctx), plan=plan)
+    texts = [long_page(options[n % 2], n) for n in range(20)]
+    folder = tmp_path / "corpus"
+    plan = a_plan().model_copy(update={"limits": Limits(max_pages=30, max_page_chars=30_000)})
+    reader = read(pages(folder, texts), StageContext(), plan=plan)
+    result = read(pages(folder, texts), ctx, opened(store, ctx), plan=plan)
 
     tokens = store.index()["tokens"]["deepread"]
     print(
-        f"\ndeep-read, 8 pages of 12,000 characters: {len(llm_stub.requests)} calls, "
+        f"\ndeep-read, 20 pages of 30,000 characters: {len(llm_stub.requests)} calls, "
         f"{tokens['prompt']} prompt + {tokens['completion']} completion = "
         f"{tokens['prompt'] + tokens['completion']} tokens"
     )
-    assert all(s.truncated and s.chars > 11_000 for s in result.notes.sources)
+    # Every page is read, to the full 30,000 characters, as without a model.
+    assert len(result.notes.sources) == 20
+    assert all(s.truncated and s.chars > 29_000 for s in result.notes.sources)
+    # Eight of them go to the model, four a call, and get its labels.
     assert len(llm_stub.requests) == 2
+    sent = [p.split(":")[0].removeprefix("Page ") for r in llm_stub.requests for p in sent_pages(r)]
+    assert len(sent) == 8
+    for got, plain in zip(result.notes.sources, reader.notes.sources, strict=True):
+        if got.source_id in sent:
+            assert any(kp.origin == "model" for kp in got.key_points), got.source_id
+        else:
+            assert got.key_points == plain.key_points, got.source_id
     assert llm_stub.tokens <= 4_500
     assert quoted_exactly(result)
+    [summary] = events(store, "key_points_by_model")
+    assert (summary["pages_sent"], summary["pages_by_model"], summary["pages_by_reader"]) == (
+        8,
+        8,
+        12,
+    )
+    assert not events(store, "llm_unjudged")
+
+
+def test_the_model_is_sent_the_pages_that_cover_the_most_options_and_dimensions(
+    llm_settings, llm_stub: LLMStub, store, ctx, tmp_path
+):
+    """Ten pages on Alderstream's licence come first in the filter's order; the eleventh,
+    the only one on Brightwell's cost, goes to the model ahead of most of them."""
+    licence = "\n".join(
+        f"Alderstream is released under the MIT License {n}, so the licence risk is low."
+        for n in range(4)
+    )
+    cost = (
+        "Brightwell's enterprise tier costs $12,000 a year, which is steep for a small team.\n"
+        "Brightwell charges nothing for self-hosting, which keeps the cost of running it low."
+    )
+    llm_stub.default = Reply(content=plausible)
+    plan = a_plan().model_copy(update={"limits": Limits(max_pages=30)})
+    read(pages(tmp_path / "corpus", [licence] * 10 + [cost]), ctx, opened(store, ctx), plan=plan)
+
+    sent = [p.split(":")[0].removeprefix("Page ") for r in llm_stub.requests for p in sent_pages(r)]
+    assert sent == ["s00", "s01", "s02", "s03", "s04", "s05", "s06", "s10"]
