@@ -1,19 +1,20 @@
 """Cross-validate with a model: it reads the key points the deterministic reader read, and
 judges the sentence pairs the reader's contradiction finder could not settle.
 
-The model never sees whole pages and never retypes a quote. One message (more, past
-POINTS_PER_CALL) numbers POINTS_PER_PAGE key points for each page read (at most
-MAX_POINTS), each cut to TEXT_TOKENS around its option and grouped by option and dimension,
-and lists up to MAX_PAIRS pairs of them by number. The model answers with those numbers: a
-claim or a side of a contradiction it yields carries its key point's own stored quote and
-offset.
+The model never sees whole pages and never retypes a quote. One message numbers
+POINTS_PER_PAGE key points for each page read, at most MAX_POINTS however many pages the
+limits let the reader read, each cut to TEXT_TOKENS around its option and grouped by option
+and dimension, and lists up to MAX_PAIRS pairs of them by number. The model answers with
+those numbers: a claim or a side of a contradiction it yields carries its key point's own
+stored quote and offset.
 
 Which pairs: the strongest few the reader already calls contradictions (CONFIRM), then the
 reader's near misses (research.stages.conflicts.near_conflicts). Which key points: the
-pairs', then, one option and dimension at a time (fewest claims first), those with the most
-substance, one page at a time. The model may also name other pairs among them that
-contradict (EXTRA_PAIRS): the point said in other words, an option's brand name, a loose
-date against an exact one are what word overlap cannot see.
+pairs', then, one option and dimension at a time (fewest claims first), one page at a time,
+those of pages the model labelled in deep-read first (its option, dimension and stance are
+on them already), then those with the most substance. The model may also name other pairs
+among them that contradict (EXTRA_PAIRS): the point said in other words, an option's brand
+name, a loose date against an exact one are what word overlap cannot see.
 
 The reader stays the cross-check (research.stages.reader_check): a stance the model reads
 from a quote that the reader reads the other way, or a typed value it reads differently,
@@ -41,12 +42,12 @@ from research.stages.text import first_mention, has_cjk
 from research.stages.urls import registrable_domain
 
 TEXT_TOKENS = 34  # a key point's text, cut around its option: ~135 Latin characters
-POINTS_PER_PAGE = 3.5  # key points sent for each page read: 28 for DESIGN's 8 pages
-MAX_POINTS = 56  # ... and at most, whatever the limits
+POINTS_PER_PAGE = 3.5  # key points sent for each page read: 28 for 8 pages
+MAX_POINTS = 28  # ... and at most, whatever the limits: one call
 MAX_PAIRS = 8  # pairs judged in the whole stage
 CONFIRM = 3  # of them, contradictions the reader found, for the model to confirm
 EXTRA_PAIRS = 4  # contradictions a call may find between key points beyond the pairs sent
-POINTS_PER_CALL = 28  # a call's share; the system prompt is paid once per call
+POINTS_PER_CALL = MAX_POINTS  # a call's share; the system prompt is paid once per call
 POINT_CHARS = 60  # a contradiction's point, as the model names it
 NOTE_CHARS = 200  # the model's note on a contradiction
 CAUSES = ("time", "scope", "error")
@@ -434,15 +435,16 @@ def _chosen_points(
     claims: list[Claim], points: list[Point], pairs: list[Pair], limit: int
 ) -> list[Point]:
     """The pairs' key points, then the others, one option and dimension at a time (those
-    with fewest claims first, so the model can fill a gap), taking from each its points
-    with the most substance and one page at a time, so that what two pages say of one thing
-    can be compared."""
+    with fewest claims first, so the model can fill a gap), taking from each one page at a
+    time, so that what two pages say of one thing can be compared: key points of pages the
+    model labelled in deep-read first, then those with the most substance."""
     chosen: list[Point] = []
     for pair in pairs:
         for p in (pair.a, pair.b):
             if p not in chosen and len(chosen) < limit:
                 chosen.append(p)
     drawn = Counter((c.source_id, c.offset) for c in claims)
+    labelled = {p.source.source_id for p in points if p.kp.origin == "model"}
     claimed = Counter((c.option, c.dimension or "") for c in claims if c.flag is None)
     queues: dict[tuple[str, str], list[Point]] = {}
     for p in points:
@@ -453,8 +455,9 @@ def _chosen_points(
         ranked = []
         for n, p in enumerate(queue):
             turn[p.source.source_id] += 1
-            ranked.append((turn[p.source.source_id], -_substance(p, drawn), n))
-        queues[cell] = [queue[r[2]] for r in sorted(ranked)]
+            by_reader = p.source.source_id not in labelled
+            ranked.append((turn[p.source.source_id], by_reader, -_substance(p, drawn), n))
+        queues[cell] = [queue[r[-1]] for r in sorted(ranked)]
     order = sorted(queues, key=lambda cell: (claimed[cell], cell))
     while len(chosen) < limit and any(queues.values()):
         for cell in order:

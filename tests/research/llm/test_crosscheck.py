@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -514,6 +515,75 @@ def test_the_prompt_is_the_stage_prompt_mcp_serves_without_its_tools(
     assert sent.count(HARD) == 1 and "# Notes" not in sent
 
 
+NOUNS = (
+    "replication backups failover snapshots journaling checksums quorum leases heartbeats "
+    "compaction tombstones hinted handoff repair gossip vnodes manifests segments watermarks "
+    "throttling"
+).split()
+
+
+def twenty_pages(labelled: set[int]) -> tuple[Notes, dict[str, str]]:
+    """Twenty pages on Alderstream's reliability, two key points each; the model labelled
+    the key points of the pages in `labelled` in deep-read."""
+    sources, pages = [], {}
+    for n, noun in enumerate(NOUNS):
+        text, points = "# Notes\n\n", []
+        for sentence in (
+            f"Alderstream handles {noun} well in a cluster.",
+            f"The way Alderstream does {noun} pleased the reviewers.",
+        ):
+            origin = "model" if n in labelled else "reader"
+            points.append(
+                KeyPoint(
+                    text=sentence,
+                    quote=sentence,
+                    offset=len(text),
+                    option="Alderstream",
+                    dimension="reliability",
+                    origin=origin,
+                )
+            )
+            text += sentence + "\n\n"
+        sid = f"s{n:02d}"
+        pages[sid] = text
+        sources.append(
+            SourceNotes(
+                source_id=sid,
+                url=f"https://site{n}.example.org/{noun}",
+                published="2025-01-01",
+                status=Outcome.OK,
+                key_points=points,
+            )
+        )
+    return Notes(sources=sources), pages
+
+
+def test_the_model_gets_at_most_its_share_of_key_points_the_pages_it_labelled_first(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    llm_stub.default = Reply(content=json.dumps({"stances": [], "facts": [], "pairs": []}))
+    notes, pages = twenty_pages(labelled={16, 17, 18, 19})
+    llm = open_llm(store, ctx, "crosscheck")
+    cross_validate(PLAN, notes, pages, ctx, ModelReview(llm, PLAN, ctx))
+
+    [request] = llm_stub.requests  # forty key points on twenty pages: one call
+    sent = re.findall(r"^\d+ \| .* \| (.*)$", message_of(request.body), re.M)
+    assert len(sent) == llm_crosscheck.MAX_POINTS == 28
+    assert len(re.findall(r"^\d+ ~ \d+", message_of(request.body), re.M)) <= 8
+    # Every page has its say once before any has it twice, and the second key points that
+    # fit are those of the pages the model labelled.
+    per_page = Counter(
+        next(
+            s.source_id for s in notes.sources if any(kp.quote.startswith(t) for kp in s.key_points)
+        )
+        for t in (line.rstrip("…") for line in sent)
+    )
+    assert set(per_page) == {s.source_id for s in notes.sources}
+    assert all(per_page[f"s{n}"] == 2 for n in (16, 17, 18, 19))
+    [summary] = events(store, "llm_claims")
+    assert summary["sent"] == 28
+
+
 # --- end to end, and what it costs ----------------------------------------------------------
 
 
@@ -548,7 +618,7 @@ def answer_everything(body: dict) -> str:
 
 
 @pytest.mark.django_db
-def test_a_run_cross_validates_eight_pages_within_its_token_share(
+def test_a_run_cross_validates_every_page_read_within_its_token_share(
     settings, llm_stub: LLMStub, capsys
 ):
     run = services.create_run(
@@ -557,7 +627,7 @@ def test_a_run_cross_validates_eight_pages_within_its_token_share(
         dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
         preset="",
         sources=[f"local:{CORPUS}"],
-        limits={"max_candidates": 25, "max_kept": 12, "max_pages": 8, "max_page_chars": 12_000},
+        limits={},
     )
     for stage in ("retrieve", "filter", "deepread"):
         pipeline.execute_stage(run.run_id, stage)
@@ -581,7 +651,9 @@ def test_a_run_cross_validates_eight_pages_within_its_token_share(
             f"{sum(len(s['key_points']) for s in read)} key points: {len(llm_stub.requests)} "
             f"call(s), {tokens['prompt']} prompt + {tokens['completion']} completion tokens"
         )
-    assert len(read) == 8
+    assert len(read) > 8  # every page the corpus has on the question, as without a model
+    assert len(llm_stub.requests) == 1
+    assert len(re.findall(r"^\d+ \|", message_of(llm_stub.requests[0].body), re.M)) == 28
     assert tokens["prompt"] + tokens["completion"] <= 2_500
     check_ = store.read_json("round_4_crosscheck.json")
     assert any(c["origin"] == "model" for c in check_["claims"])
