@@ -26,6 +26,8 @@ class Cited:
     anchor: str
     claim_ids: list[str] = field(default_factory=list)
     contradiction_ids: list[str] = field(default_factory=list)
+    by_model: bool = False  # a claim on this quote was read by the model (LLM mode)
+    flags: list[str] = field(default_factory=list)  # the reader reads a model claim otherwise
     occurrences: int = 0
     first: int = -1  # where its first occurrence starts
 
@@ -33,6 +35,9 @@ class Cited:
         said = []
         if self.claim_ids:
             said.append(t("claims_label", ids=", ".join(self.claim_ids)))
+        if self.by_model:
+            said.append(t("read_by_model"))
+        said += self.flags
         said += [t("contradiction_label", id=x) for x in self.contradiction_ids]
         if self.occurrences > 1:
             said.append(t("occurrences", count=self.occurrences))
@@ -80,7 +85,11 @@ def cited_quotes(source_id: str, check: Crosscheck | None) -> list[Cited]:
         return []
     for claim in check.claims:
         if claim.source_id == source_id and claim.quote:
-            add(claim.quote).claim_ids.append(claim.id)
+            cited = add(claim.quote)
+            cited.claim_ids.append(claim.id)
+            cited.by_model = cited.by_model or claim.origin == "model"
+            if claim.flag and claim.flag not in cited.flags:
+                cited.flags.append(claim.flag)
     for x in check.contradictions:
         for side in (x.a, x.b, *x.a_also, *x.b_also):
             if side.source_id == source_id and side.quote:

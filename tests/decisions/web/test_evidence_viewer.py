@@ -150,3 +150,24 @@ def test_markup_in_the_text_and_in_a_quote_is_escaped():
         'a &lt;b&gt;tag&lt;/b&gt; and <mark class="q" id="q-a">&lt;i&gt;quoted&lt;/i&gt;</mark>'
         " &amp; more"
     )
+
+
+def test_a_quote_the_model_read_says_so_and_carries_the_readers_warning(install, ada_client):
+    run = install("en")
+    store = store_for(run.run_id)
+    check = store.read_model("round_4_crosscheck.json", Crosscheck)
+    first = check.claims[0]
+    warning = "the stored text reads the other way: “slow” reads as bad"
+    changed = [
+        c.model_copy(update={"origin": "model", "flag": warning}) if c.quote == first.quote else c
+        for c in check.claims
+    ]
+    store.write_json("round_4_crosscheck.json", check.model_copy(update={"claims": changed}))
+    html = viewer(ada_client, run.run_id, first.source_id).content.decode()
+    listed = html[: html.index('<mark class="q"')]  # the list of cited quotes above the text
+    assert "read by the model" in listed
+    assert escape(warning) in listed
+    others = [c for c in check.claims if c.source_id != first.source_id]
+    if others:
+        plain = viewer(ada_client, run.run_id, others[0].source_id).content.decode()
+        assert "read by the model" not in plain
