@@ -459,4 +459,4 @@ def test_the_model_is_sent_the_pages_that_cover_the_most_options_and_dimensions(
     read(pages(tmp_path / "corpus", [licence] * 10 + [cost]), ctx, opened(store, ctx), plan=plan)
 
     sent = [p.split(":")[0].removeprefix("Page ") for r in llm_stub.requests for p in sent_pages(r)]
-    assert sent == ["s00", "s01", "s02", "s03", "s04", "s05", "s06", "s10"]
+    assert sorted(sent) == ["s00", "s01", "s02", "s03", "s04", "s05", "s06", "s10"]
