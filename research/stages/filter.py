@@ -31,7 +31,7 @@ from research.llm import Ask, StageLLM, render_prompt
 from research.stages.context import StageContext
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
-from research.stages.text import contains_term, discover_aliases, mentions, terms
+from research.stages.text import contains_term, discover_aliases, has_cjk, mentions, terms
 from research.stages.urls import canonical_url
 
 STALE_YEARS = 5  # older than this loses its freshness points
@@ -39,7 +39,11 @@ OUTDATED_YEARS = 10  # older than this is dropped
 NEAR_DUPLICATE = 0.9
 BATCH = 10  # candidates per model call
 MODEL_CANDIDATES = 2 * BATCH  # the most candidates the model judges in a run
-SNIPPET_CHARS = 300  # of each snippet sent to the model
+# Of each snippet sent to the model: about 200 Latin characters or 50 Chinese ones, which
+# say about as much (a Chinese character costs what four Latin ones do).
+SNIPPET_TOKENS = 50
+TITLE_TOKENS = 25
+URL_CHARS = 60  # of the address without its scheme, "www." and query: the site and the page
 REASON_CHARS = 200  # of each reason the model gives
 
 
@@ -257,10 +261,15 @@ def _copies(ranking: list[Judgement], options: list[str]) -> list[Judgement]:
 
 def _batch_message(batch: list[Candidate]) -> str:
     rows = [
-        {"id": c.id, "title": c.title, "url": c.url, "snippet": _cut(c.snippet, SNIPPET_CHARS)}
+        {
+            "id": c.id,
+            "title": _within(c.title, TITLE_TOKENS),
+            "url": _cut(_address(c.url), URL_CHARS),
+            "snippet": _within(c.snippet, SNIPPET_TOKENS),
+        }
         for c in batch
     ]
-    return json.dumps({"candidates": rows}, ensure_ascii=False)
+    return json.dumps({"candidates": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
 def _apply_verdicts(judgements: list[Judgement], verdicts: dict[str, Verdict]) -> None:
@@ -275,6 +284,29 @@ def _apply_verdicts(judgements: list[Judgement], verdicts: dict[str, Verdict]) -
                 j.drop, j.off_topic = None, False
         else:
             j.drop = f"the model judged it not relevant: {reason}"
+
+
+def _address(url: str) -> str:
+    """docs.nats.io/running-a-nats-service for https://docs.nats.io/running-a-nats-service/,
+    and a local file by its name."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    if not parts.hostname:
+        return path.rsplit("/", 1)[-1] or url
+    return parts.hostname.removeprefix("www.") + path
+
+
+def _within(text: str, tokens: int) -> str:
+    """The text on one line, cut (at a word, in Latin text) to about `tokens`."""
+    text = " ".join(text.split())
+    spent = 0.0
+    for end, char in enumerate(text):
+        spent += 1.0 if has_cjk(char) else 0.25
+        if spent > tokens:
+            cut = text[:end]
+            space = cut.rfind(" ")
+            return (cut[:space] if space > end // 2 else cut).rstrip() + "…"
+    return text
 
 
 def _cut(text: str, limit: int) -> str:
