@@ -7,8 +7,11 @@ spent is read back from the run's own records: `tokens` in index.json, and the `
 events in log.jsonl for the calls and HTTP requests. So the figures are the ones a run
 against a real endpoint records, and they measure whatever stages ask the model.
 
-The limits are DESIGN's seed limits for LLM mode (SEED_LIMITS); the budget is
-LLM_MAX_TOKENS_PER_RUN as configured, and TARGET is the issue's ceiling for one run.
+The limits are the run's limits as configured (limits()): the defaults, the same with a
+model as without, unless MAX_CANDIDATES, MAX_KEPT, MAX_PAGES or MAX_PAGE_CHARS say
+otherwise. Each model step sends a bounded selection whatever they are, so a run's tokens
+should not grow with them. The budget is LLM_MAX_TOKENS_PER_RUN as configured, and TARGET is
+the issue's ceiling for one run.
 """
 
 from __future__ import annotations
@@ -30,12 +33,7 @@ from research.names import CANDIDATES, CROSSCHECK, FILTERED, NOTES, stage_label
 from research.store import RunStore
 
 TARGET = 12_000
-SEED_LIMITS = {
-    "MAX_CANDIDATES": 25,
-    "MAX_KEPT": 12,
-    "MAX_PAGES": 8,
-    "MAX_PAGE_CHARS": 12_000,
-}
+LIMITS = ("MAX_CANDIDATES", "MAX_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS")
 STUB_MODEL = "bench-stub"
 
 
@@ -91,9 +89,15 @@ class RunTokens:
         return (self.prompt, self.completion) == (self.stub_prompt, self.stub_completion)
 
 
+def limits() -> dict[str, int]:
+    """The reading limits a run started now gets."""
+    return {name: getattr(settings, name) for name in LIMITS}
+
+
 @contextmanager
 def stub_endpoint(runs_dir: Path, allow_loopback: bool = False) -> Iterator[LLMStub]:
-    """LLM mode against a fresh stub, with the seed limits and runs kept in `runs_dir`."""
+    """LLM mode against a fresh stub, with the configured limits and runs kept in
+    `runs_dir`."""
     stub = LLMStub()
     stub.default = Reply(content=schema_answer)
     stub.start()
@@ -108,7 +112,6 @@ def stub_endpoint(runs_dir: Path, allow_loopback: bool = False) -> Iterator[LLMS
             LLM_API_KEY="",
             LLM_STAGE_MODELS={},
             LLM_RESPONSE_FORMAT="auto",
-            **SEED_LIMITS,
             **extra,
         ):
             yield stub

@@ -7,9 +7,10 @@ retrieve's against one search's latency (about ceil(sub-queries / searches in fl
 where one search at a time takes one x per sub-query).
 
 `python manage.py bench --llm`: model tokens per stage and per run (research.llm.tokenbench)
-for whole runs in LLM mode against the stub endpoint, with the seed limits (25 candidates,
-12 kept, 8 pages, 12,000 characters): over the English and Chinese notes corpora the tests
-use, and over a local web of full-length pages that fills the limits.
+for whole runs in LLM mode against the stub endpoint, with the configured limits (by default
+50 candidates, 30 kept, 30 pages, 30,000 characters, as without a model): over the English
+and Chinese notes corpora the tests use, and over a local web of full-length pages that
+fills the limits.
 """
 
 from __future__ import annotations
@@ -48,8 +49,19 @@ ANGLES = (
 )
 
 
+# Two of these in each title, so that no two titles look alike to the filter's near-copy
+# rule: pages 12 apart share their option, topic and angle.
+NICKNAMES = (
+    "harbour lantern meadow copper violin saddle orchard thistle quarry ember falcon glacier "
+    "hammock juniper kettle lagoon marble nectar obsidian pepper quiver raven saffron tundra "
+    "umber velvet willow yarrow zephyr anchor bramble cinder dune fjord garnet heron ivory "
+    "jasper kelp"
+).split()
+
+
 def page_title(n: int) -> str:
-    return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]} #{n}"
+    first, second = NICKNAMES[n % 39], NICKNAMES[(3 * n + 17) % 39]
+    return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]}: {first} and {second} #{n}"
 
 
 CORPORA = Path(settings.BASE_DIR) / "tests" / "fixtures" / "corpus"
@@ -66,7 +78,7 @@ NOTES_RUNS = (
     ),
     ("notes_zh", "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？", []),
 )
-LONG_PAGES = 30  # more than the 25 candidates a run takes
+LONG_PAGES = 60  # more than the 50 candidates a run takes by default
 LONG_SENTENCES = (
     "{o} is released under the {lic} licence, and version 3.{n}.{i} kept those terms.",
     "{o} shipped release 3.{n}.{i} on 2026-0{m}-1{d}, with {c} contributors merging fixes.",
@@ -77,16 +89,18 @@ LONG_SENTENCES = (
 )
 
 
-def long_page(n: int) -> str:
-    """A page longer than the 12,000 characters a page may be read to."""
+def long_page(n: int, chars: int) -> str:
+    """A page longer than `chars`, the characters a page may be read to."""
     option = OPTIONS[n % 2]
     licence = ("MIT", "Apache-2.0", "BSL-1.1")[n % 3]
-    sentences = [
-        LONG_SENTENCES[i % len(LONG_SENTENCES)].format(
-            o=option, lic=licence, n=n, i=i, m=1 + i % 9, d=i % 9, c=10 + i, price=5 + i % 20
+    sentences: list[str] = []
+    while sum(len(s) for s in sentences) <= chars:
+        i = len(sentences)
+        sentences.append(
+            LONG_SENTENCES[i % len(LONG_SENTENCES)].format(
+                o=option, lic=licence, n=n, i=i, m=1 + i % 9, d=i % 9, c=10 + i, price=5 + i % 20
+            )
         )
-        for i in range(140)
-    ]
     body = "".join(f"<p>{s}</p>" for s in sentences)
     return (
         f"<html><head><title>{page_title(n)}</title>"
@@ -240,7 +254,7 @@ class Command(BaseCommand):
     # --- tokens (--llm) ---------------------------------------------------------------------
 
     def _tokens(self) -> None:
-        limits = tokenbench.SEED_LIMITS
+        limits = tokenbench.limits()
         self.stdout.write(
             f"bench --llm: model tokens per stage and per run, counted by a stub endpoint on "
             f"127.0.0.1 (about 4 characters or one CJK character a token) | limits "
@@ -249,7 +263,8 @@ class Command(BaseCommand):
             f"{limits['MAX_PAGE_CHARS']:,} characters | target {tokenbench.TARGET:,} a run"
         )
         web = LocalWeb()
-        urls = [web.add(f"/long/{n}", long_page(n)) for n in range(LONG_PAGES)]
+        chars = limits["MAX_PAGE_CHARS"]
+        urls = [web.add(f"/long/{n}", long_page(n, chars)) for n in range(LONG_PAGES)]
         web.add_searxng(lambda query: _results(query, urls))
         web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
         web.start()
@@ -268,7 +283,7 @@ class Command(BaseCommand):
                 runs.append(
                     self._measured(
                         Path(tmp) / "long",
-                        f"local web, {LONG_PAGES} pages over 12,000 characters",
+                        f"local web, {LONG_PAGES} pages over {chars:,} characters",
                         f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
                         [{"name": t, "weight": 1.0} for t in TOPICS],
                         f"searxng:{web.base}",

@@ -1,6 +1,6 @@
 """A whole run in LLM mode against the stub, whose generic answers fit every stage's schema:
-it finishes, says which mode and model made it, counts every stage's tokens, and stays
-within the run's token budget with the seed limits."""
+it finishes, says which mode and model made it, counts every stage's tokens, reads as many
+pages as a run without a model, and stays within the run's token budget."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.conf import settings
 from research import services, steps  # noqa: F401  (steps registers the stages)
 from research.artifacts import STAGES
 from research.llm import tokenbench
-from research.names import DECISION, PLAN, REPORT
+from research.names import DECISION, NOTES, PLAN, REPORT
 
 pytestmark = pytest.mark.django_db
 
@@ -49,17 +49,23 @@ def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(
     for stage in asked:
         assert index["tokens"][stage]["prompt"] > 0 and index["tokens"][stage]["completion"] > 0
     assert index["tokens"]["total"] == stub.tokens == measured.total
-    # The budget invariant: with the seed limits, a whole run fits in the default budget,
-    # without a call held back for want of room.
+    # The limits are those of a run without a model, and every page of the corpus on the
+    # question is read: more than the model is sent.
     assert store.read_json(PLAN)["limits"] | {"min_kept": 0} == {
-        "max_candidates": 25,
-        "max_kept": 12,
+        "max_candidates": 50,
+        "max_kept": 30,
         "min_kept": 0,
-        "max_pages": 8,
-        "max_page_chars": 12_000,
+        "max_pages": 30,
+        "max_page_chars": 30_000,
     }
+    read = [s for s in store.read_json(NOTES)["sources"] if s["status"] == "OK"]
+    assert len(read) > 8
+    [deep] = [e for e in store.read_log() if e["event"] == "key_points_by_model"]
+    assert deep["pages_sent"] == 8
+    # The budget invariant: a whole run stays within the 12,000-token target and the
+    # default budget, without a call held back for want of room.
     assert budget == 15_000
-    assert 0 < index["tokens"]["total"] <= budget
+    assert 0 < index["tokens"]["total"] <= tokenbench.TARGET
     assert "budget_exhausted" not in index["analysis"]
 
     decision = store.read_json(DECISION)
