@@ -6,6 +6,8 @@ it says, its polarity, its source's site and its quote trimmed to QUOTE_TOKENS (
 Latin characters, 40 Chinese ones), at most CLAIMS_PER_CELL of them, and answers with a lean
 0-100 per cell and the ids of the claims it relied on. Up to CELLS_PER_CALL cells go in one
 call, so a usual matrix (three options, five dimensions) takes one; more are split evenly.
+What it costs depends on the matrix, not on how many pages were read: 30 pages send no more
+than 8 do (about 2,000 tokens for fifteen cells).
 
 A judgement is used only when it cites at least one claim and every claim it cites is one
 that was sent for that cell. Otherwise it is dropped and logged (`llm_judgement_dropped`),
