@@ -47,6 +47,10 @@ class StageRow:
     can_rerun: bool
     tokens: int = 0  # model tokens this stage used (LLM mode)
 
+    @property
+    def tokens_text(self) -> str:
+        return f"{self.tokens:,}"
+
 
 def owned_run(request: HttpRequest, run_id: str) -> Run:
     """The run if it belongs to the signed-in user; anyone else's run does not exist."""
@@ -158,8 +162,8 @@ def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:
         "llm": analysis.llm,
         "label": "LLM-assisted analysis" if analysis.llm else "Deterministic analysis (no LLM)",
         "model": analysis.model,
-        "total": analysis.total,
-        "budget": budget if analysis.llm else None,
+        "total": f"{analysis.total:,}",
+        "budget": f"{budget:,}" if analysis.llm and budget else "",
         "exhausted": (
             f"The token budget ran out during {stage_label(exhausted)}: from there the run "
             "stopped asking the model and finished with the deterministic reader."

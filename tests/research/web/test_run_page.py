@@ -280,7 +280,7 @@ def test_an_llm_run_names_its_model_and_the_tokens_each_stage_used(ada, ada_clie
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
     assert "LLM-assisted analysis" in response.text
     assert "<code>qwen3:8b</code>" in response.text
-    assert "1400 tokens of 15000" in response.text
+    assert "1,400 tokens of 15,000" in response.text
     assert "420 tokens" in stage_block(response, "Retrieve")
     assert "980 tokens" in stage_block(response, "Filter")
     assert "tokens" not in stage_block(response, "Deep-read")
@@ -294,6 +294,6 @@ def test_a_run_whose_token_budget_ran_out_says_where_it_went_on_without_the_mode
         {"deepread": {"prompt": 1900, "completion": 100}, "total": 2000},
     )
     text = ada_client.get(f"/runs/{run.run_id}/progress/").text
-    assert "2000 tokens of 2000" in text
+    assert "2,000 tokens of 2,000" in text
     assert "The token budget ran out during deep-read" in text
     assert "deterministic reader" in text
