@@ -7,6 +7,8 @@ Answer: the validated value with outcome OK, or no value with the outcome and th
 - The schema goes with the request as `response_format: json_schema` (strict structured
   outputs). In `auto` mode an endpoint that refuses that with a 400 is asked again with
   `json_object` and the schema in the prompt, and this process remembers to ask it that way.
+- A model that refuses `max_tokens` or temperature 0 with a 400 (OpenAI's reasoning models)
+  is asked again with `max_completion_tokens` and its own temperature, remembered likewise.
 - An answer that is not valid JSON for the schema, or was cut off at max_tokens, goes back
   to the model once with the error ("reply with the corrected JSON only"); a second bad
   answer is given up on (UNAVAILABLE, with both reasons).
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -54,6 +57,10 @@ ERROR_CHARS = 300  # of an endpoint's error message, kept in the reason
 
 # (base URL, model) pairs that refused json_schema in this process: asked with json_object.
 _JSON_OBJECT_ONLY: set[tuple[str, str]] = set()
+# (base URL, model) pairs that refused `max_tokens` or a temperature of 0 (OpenAI's reasoning
+# models do): asked with `max_completion_tokens` and the model's own temperature.
+_REASONING_PARAMETERS: set[tuple[str, str]] = set()
+_REFUSED_PARAMETER = re.compile(r"\b(max_tokens|temperature)\b")
 _formats_lock = threading.Lock()
 
 
@@ -164,11 +171,11 @@ class ChatClient:
 
     async def _exchange(self, ask: Ask[M], repair: list[dict[str, str]]) -> _Reply:
         chosen = self._format()
-        reply = await self._budgeted(ask, chosen, repair)
+        reply = await self._parameters_checked(ask, chosen, repair)
         refused = reply.status == 400 and chosen == "json_schema"
         if not (refused and self.config.response_format == "auto"):
             return reply
-        again = await self._budgeted(ask, "json_object", repair)
+        again = await self._parameters_checked(ask, "json_object", repair)
         if again.outcome is Outcome.OK:
             with _formats_lock:
                 _JSON_OBJECT_ONLY.add((self.config.base_url, self.model))
@@ -179,11 +186,37 @@ class ChatClient:
                 format="json_object",
                 reason=f"the endpoint refused json_schema: {reply.reason}",
             )
-        return replace(
-            again,
-            requests=reply.requests + again.requests,
-            usage=(reply.usage or Usage()) + (again.usage or Usage()),
-        )
+        return _both(reply, again)
+
+    async def _parameters_checked(
+        self, ask: Ask[M], chosen: str, repair: list[dict[str, str]]
+    ) -> _Reply:
+        """A model that refuses `max_tokens` or temperature 0 (OpenAI's o-series and gpt-5
+        want `max_completion_tokens` and their own temperature) is asked again that way, and
+        this process remembers to ask it so."""
+        reply = await self._budgeted(ask, chosen, repair)
+        if (
+            reply.status != 400
+            or self._reasoning_parameters()
+            or not _REFUSED_PARAMETER.search(reply.reason)
+        ):
+            return reply
+        with _formats_lock:
+            _REASONING_PARAMETERS.add((self.config.base_url, self.model))
+        again = await self._budgeted(ask, chosen, repair)
+        if again.outcome is Outcome.OK:
+            self._note(
+                "llm_parameters",
+                stage=self._stage,
+                model=self.model,
+                parameters="max_completion_tokens, default temperature",
+                reason=f"the endpoint refused max_tokens or temperature 0: {reply.reason}",
+            )
+        return _both(reply, again)
+
+    def _reasoning_parameters(self) -> bool:
+        with _formats_lock:
+            return (self.config.base_url, self.model) in _REASONING_PARAMETERS
 
     def _format(self) -> str:
         if self.config.response_format != "auto":
@@ -208,13 +241,11 @@ class ChatClient:
         return reply
 
     def _body(self, ask: Ask[M], chosen: str, messages: list[dict[str, str]]) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": messages,
-            "max_tokens": ask.max_tokens,
-            "temperature": 0,
-            "stream": False,
-        }
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": False}
+        if self._reasoning_parameters():
+            body["max_completion_tokens"] = ask.max_tokens
+        else:
+            body |= {"max_tokens": ask.max_tokens, "temperature": 0}
         if chosen == "json_schema":
             body["response_format"] = {
                 "type": "json_schema",
@@ -264,6 +295,15 @@ class ChatClient:
             reason = f"could not reach the endpoint: {describe(exc)}"
             return _Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
         return _read(response)
+
+
+def _both(first: _Reply, again: _Reply) -> _Reply:
+    """The second try's reply, counting the requests and tokens of both."""
+    return replace(
+        again,
+        requests=first.requests + again.requests,
+        usage=(first.usage or Usage()) + (again.usage or Usage()),
+    )
 
 
 def _read(response: httpx.Response) -> _Reply:

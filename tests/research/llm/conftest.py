@@ -15,6 +15,7 @@ from tests.llm_stub import llm_settings, llm_stub  # noqa: F401  (fixtures)
 def fresh_format_memory(monkeypatch) -> None:
     """Which endpoints refused json_schema is remembered per process; each test starts new."""
     monkeypatch.setattr(client, "_JSON_OBJECT_ONLY", set())
+    monkeypatch.setattr(client, "_REASONING_PARAMETERS", set())
 
 
 @pytest.fixture

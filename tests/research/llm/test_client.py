@@ -238,6 +238,40 @@ def test_an_endpoint_refusing_json_schema_is_asked_with_json_object_from_then_on
     assert "json_schema is unsupported" in switch["reason"]
 
 
+REASONING_REFUSAL = (
+    "Unsupported parameter: 'max_tokens' is not supported with this model. "
+    "Use 'max_completion_tokens' instead."
+)
+
+
+def test_a_reasoning_model_refusing_max_tokens_is_asked_its_way_from_then_on(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    llm_stub.script(Reply(status=400, error=REASONING_REFUSAL), answer(GOOD), answer(GOOD))
+    first = llm(store, ctx).ask(pick(max_tokens=300))
+    second = llm(store, ctx).ask(pick(max_tokens=300))
+    assert first.ok and second.ok and first.value == Pick(**GOOD)
+    refused, retried, later = (r.body for r in llm_stub.requests)
+    assert refused["max_tokens"] == 300 and refused["temperature"] == 0
+    for body in (retried, later):
+        assert body["max_completion_tokens"] == 300
+        assert "max_tokens" not in body and "temperature" not in body
+    [switch] = events(store, "llm_parameters")
+    assert "max_completion_tokens" in switch["reason"]
+
+
+def test_another_bad_request_is_not_taken_for_a_parameter_refusal(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    llm_settings.LLM_RESPONSE_FORMAT = "json_object"  # no json_schema refusal to try again
+    llm_stub.script(Reply(status=400, error="messages: too many messages"))
+    result = llm(store, ctx).ask(pick())
+    assert result.outcome is Outcome.UNAVAILABLE
+    assert "too many messages" in result.reason
+    assert len(llm_stub.requests) == 1
+    assert events(store, "llm_parameters") == []
+
+
 def test_json_schema_is_not_given_up_when_it_was_configured(llm_settings, store, ctx):
     stub = LLMStub(reject_json_schema=True).start()
     try:
