@@ -245,8 +245,16 @@ def reset_from(run_id: str, stage: str) -> None:
     store = services.store_for(run_id)
     for later in STAGES[STAGES.index(stage) :]:
         mark_stage(store, later, status="pending", started=None, finished=None, recoveries=0)
-    store.update_index(lambda index: (index.pop("finished", None), index.pop("cancelled", None)))
+    store.update_index(_cleared_for_rerun)
     store.log("rerun_requested", from_stage=stage)
+
+
+def _cleared_for_rerun(index: dict[str, Any]) -> None:
+    """A re-run is a new attempt: not finished, not cancelled, and the model worth asking
+    again (its endpoint may be back)."""
+    index.pop("finished", None)
+    index.pop("cancelled", None)
+    (index.get("analysis") or {}).pop("model_unreachable", None)
 
 
 def first_unfinished(run_id: str) -> str | None:

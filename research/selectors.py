@@ -81,6 +81,10 @@ class Analysis:
     budget: int | None = None
     # The stage at which the run stopped asking the model because its budget ran out.
     budget_exhausted_at: str = ""
+    # The stage at which the model could not be reached, and why (then the run went on
+    # without it).
+    unreachable_at: str = ""
+    unreachable_reason: str = ""
 
     @property
     def llm(self) -> bool:
@@ -139,6 +143,8 @@ def analysis_of(index: dict[str, Any]) -> Analysis:
         if isinstance(used, dict):
             tokens[stage] = _int(used.get("prompt")) + _int(used.get("completion"))
     total = _int(raw_tokens.get("total")) or sum(tokens.values())
+    down = analysis.get("model_unreachable")
+    down = down if isinstance(down, dict) else {}
     exhausted = analysis.get("budget_exhausted")
     stopped_at = exhausted.get("stage") if isinstance(exhausted, dict) else ""
     return Analysis(
@@ -148,6 +154,8 @@ def analysis_of(index: dict[str, Any]) -> Analysis:
         total=total,
         budget=_int(analysis.get("budget")) or None,
         budget_exhausted_at=str(stopped_at or ""),
+        unreachable_at=str(down.get("stage") or ""),
+        unreachable_reason=str(down.get("reason") or ""),
     )
 
 

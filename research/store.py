@@ -255,6 +255,18 @@ class RunStore:
 
         self.update_index(mark)
 
+    def mark_model_unreachable(self, entry: dict[str, Any]) -> None:
+        """Note the stage where the model could not be reached; the first note stands."""
+
+        def mark(index: dict[str, Any]) -> bool:
+            analysis = index.setdefault("analysis", {})
+            if analysis.get("model_unreachable"):
+                return False
+            analysis["model_unreachable"] = entry
+            return True
+
+        self.update_index(mark)
+
     def log(self, event: str, **data: Any) -> None:
         """Append one decision-log line. A single write() of one line keeps lines whole."""
         line = json.dumps({"ts": now_iso(), "event": event, **data}, ensure_ascii=False)

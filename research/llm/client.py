@@ -91,6 +91,8 @@ class Answer(Generic[M]):
     usage: Usage = field(default_factory=Usage)
     requests: int = 0  # HTTP requests made: tries, the json_object resend and the repair
     repaired: bool = False  # the value came from the repair request
+    # The endpoint itself failed (no answer in time, no connection, 5xx) on every try.
+    endpoint_down: bool = False
 
     @property
     def ok(self) -> bool:
@@ -148,7 +150,10 @@ class ChatClient:
             requests += reply.requests
             done = dict(task=ask.task, model=self.model, usage=usage, requests=requests)
             if reply.outcome is not Outcome.OK:
-                return Answer(**done, outcome=reply.outcome, reason=reply.reason)
+                down = reply.retry and reply.outcome in (Outcome.TIMEOUT, Outcome.UNAVAILABLE)
+                return Answer(
+                    **done, outcome=reply.outcome, reason=reply.reason, endpoint_down=down
+                )
             try:
                 value = parse_answer(reply.text, reply.finish_reason, ask.schema)
             except InvalidAnswer as exc:

@@ -6,9 +6,13 @@ stage that tokens are counted under, and the decision log. Every answer is logge
 the stage does instead, and the outcomes are counted in the manifest beside the stage's
 other providers (`provider_outcomes.<stage>.llm`).
 
-After an UNAUTHORIZED answer, or TIMEOUT/UNAVAILABLE from the endpoint on
+After an UNAUTHORIZED answer, or TIMEOUT/RATE_LIMITED/UNAVAILABLE from the endpoint on
 BREAKER_LIMIT calls in a row, the rest of the stage's calls are not made: each would wait
-out the same failure.
+out the same failure. A call that ends UNAUTHORIZED, or with the endpoint down (no answer
+in time, no connection, 5xx), has already been tried RETRY_TRIES times: the run notes the
+model as unreachable (index.json `analysis.model_unreachable`) and its later stages do not
+ask it either, so a dead endpoint costs one stage's wait, not five. A re-run clears the
+note.
 """
 
 from __future__ import annotations
@@ -110,7 +114,10 @@ class StageLLM:
     def _watch(self, answer: Answer[M]) -> None:
         if answer.outcome is Outcome.UNAUTHORIZED:
             self._stopped = (answer.outcome, f"not asked: {answer.reason}")
+            self._note_unreachable(answer)
             return
+        if answer.endpoint_down:
+            self._note_unreachable(answer)
         unreachable = answer.outcome in (Outcome.TIMEOUT, Outcome.RATE_LIMITED) or (
             answer.outcome is Outcome.UNAVAILABLE and answer.usage.total == 0
         )
@@ -121,6 +128,20 @@ class StageLLM:
                 f"not asked: the model failed {BREAKER_LIMIT} calls in a row "
                 f"in this stage (last: {answer.reason})",
             )
+
+    def _note_unreachable(self, answer: Answer[M]) -> None:
+        if self.store is None:
+            return
+        self.store.mark_model_unreachable(
+            {"stage": self.stage, "outcome": answer.outcome.value, "reason": answer.reason}
+        )
+        self.ctx.record(
+            "llm_unreachable",
+            stage=self.stage,
+            outcome=answer.outcome.value,
+            reason=answer.reason,
+            then="the rest of the run does not ask the model",
+        )
 
     def _log(self, ask: Ask[M], answer: Answer[M]) -> None:
         self.ctx.record(
@@ -172,6 +193,13 @@ def open_llm(
     if config is None:
         return None
     llm = StageLLM(config, stage, task or stage, ctx, store)
+    down = (store.index().get("analysis") or {}).get("model_unreachable") if store else None
+    if down:
+        llm._stopped = (
+            Outcome(down.get("outcome") or Outcome.UNAVAILABLE.value),
+            f"not asked: the model could not be reached during {down.get('stage')} "
+            f"({down.get('reason')})",
+        )
     if store is not None:
         fields: dict[str, object] = {
             "mode": "llm",

@@ -170,6 +170,13 @@ def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:
             if exhausted
             else ""
         ),
+        "unreachable": (
+            f"The model could not be reached during {stage_label(analysis.unreachable_at)} "
+            f"({analysis.unreachable_reason.rstrip('.')}): from there the run went on "
+            "without it, with the deterministic reader. Re-run once the endpoint answers."
+            if analysis.unreachable_at
+            else ""
+        ),
     }
 
 
