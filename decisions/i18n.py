@@ -41,6 +41,12 @@ _EN: dict[str, str] = {
     "run_line": "Run `{run_id}` · {mode} · generated {generated}",
     "mode_deterministic": "deterministic analysis (no LLM)",
     "mode_llm": "LLM-assisted analysis",
+    "mode_model_lost": (
+        "; the model could not be reached from {stage} on, so the deterministic reader did the rest"
+    ),
+    "mode_budget_out": (
+        "; the token budget ran out at {stage}, so the deterministic reader did the rest"
+    ),
     # the opening
     "low_confidence": (
         "Low confidence ({confidence}/100, below the threshold of {threshold}): "
@@ -220,6 +226,8 @@ _ZH: dict[str, str] = {
     "run_line": "运行 `{run_id}` · {mode} · 生成于 {generated}",
     "mode_deterministic": "确定性分析（未使用大模型）",
     "mode_llm": "大模型辅助分析",
+    "mode_model_lost": "；从{stage}阶段起无法连接大模型，其余部分由确定性分析完成",
+    "mode_budget_out": "；令牌预算在{stage}阶段用尽，其余部分由确定性分析完成",
     "low_confidence": "低置信度（{confidence}/100，低于阈值 {threshold}）："
     "此结果不适合直接用于决策。",
     "would_raise": "补充以下信息可以提高置信度：",

@@ -34,6 +34,7 @@ from research.artifacts import (
     Plan,
     ScoreCell,
 )
+from research.names import stage_label
 from research.stages.sourcekind import classify
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "reports"
@@ -156,7 +157,12 @@ def mode_line(d: Decision, t: Strings) -> str:
     """Which method produced the decision, naming the model in LLM mode."""
     if d.mode != "llm":
         return t("mode_deterministic")
-    return t("mode_llm") + (f" ({d.model})" if d.model else "")
+    line = t("mode_llm") + (f" ({d.model})" if d.model else "")
+    if d.model_unreachable_at:
+        line += t("mode_model_lost", stage=stage_label(d.model_unreachable_at))
+    elif d.budget_exhausted_at:
+        line += t("mode_budget_out", stage=stage_label(d.budget_exhausted_at))
+    return line
 
 
 def model_leans_line(d: Decision, t: Strings) -> str:

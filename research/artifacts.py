@@ -286,6 +286,10 @@ class Recommendation(Artifact):
 class Decision(Artifact):
     mode: Literal["deterministic", "llm"] = "deterministic"
     model: str | None = None  # the model, in LLM mode
+    # LLM mode: the stage from which the model was no longer asked, because its endpoint
+    # could not be reached or the run's token budget ran out (index.json `analysis`).
+    model_unreachable_at: str | None = None
+    budget_exhausted_at: str | None = None
     matrix: list[ScoreCell]
     totals: dict[str, float | None]
     ranking: list[RankedOption]

@@ -225,7 +225,19 @@ def with_analysis(decision: Decision, store: RunStore) -> Decision:
     analysis = store.index().get("analysis") or {}
     if analysis.get("mode") != "llm":
         return decision
-    return decision.model_copy(update={"mode": "llm", "model": analysis.get("model") or None})
+
+    def stage_of(key: str) -> str | None:
+        entry = analysis.get(key)
+        return entry.get("stage") or None if isinstance(entry, dict) else None
+
+    return decision.model_copy(
+        update={
+            "mode": "llm",
+            "model": analysis.get("model") or None,
+            "model_unreachable_at": stage_of("model_unreachable"),
+            "budget_exhausted_at": stage_of("budget_exhausted"),
+        }
+    )
 
 
 def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:

@@ -184,7 +184,12 @@ class Rendered:
 
 
 def rendered(
-    claims=CLAIMS, contradictions=CONTRADICTIONS, language="en", unread=(UNREAD,), model=None
+    claims=CLAIMS,
+    contradictions=CONTRADICTIONS,
+    language="en",
+    unread=(UNREAD,),
+    model=None,
+    **analysis,
 ) -> Rendered:
     plan = Plan(
         question="Fernwick or Gorsebrook for our job queue?",
@@ -222,7 +227,7 @@ def rendered(
     filtered = Filtered(kept=[*read, *unread], dropped=[])
     decision = decide(plan, notes, Candidates(candidates=[]), verified, 65, ctx, TODAY, filtered)
     if model:
-        decision = decision.model_copy(update={"mode": "llm", "model": model})
+        decision = decision.model_copy(update={"mode": "llm", "model": model, **analysis})
     report = render(
         ReportInput("r1", plan, filtered, notes, verified.crosscheck, decision, pages, TODAY)
     )
@@ -367,3 +372,15 @@ def test_the_report_says_which_method_produced_it_and_names_the_model():
     llm = rendered(model="qwen3:8b").text
     assert "· LLM-assisted analysis (qwen3:8b) ·" in llm
     assert "no LLM" not in llm
+
+
+def test_a_model_lost_part_way_is_said_next_to_the_mode_so_the_report_claims_no_more():
+    lost = rendered(model="qwen3:8b", model_unreachable_at="deepread").text
+    assert (
+        "· LLM-assisted analysis (qwen3:8b); the model could not be reached from deep-read on, "
+        "so the deterministic reader did the rest ·"
+    ) in lost
+    spent = rendered(model="qwen3:8b", budget_exhausted_at="decide").text
+    assert "; the token budget ran out at decide, so the deterministic reader did the rest" in spent
+    zh = rendered(language="zh", model="qwen3:8b", model_unreachable_at="filter").text
+    assert "大模型辅助分析 (qwen3:8b)；从filter阶段起无法连接大模型" in zh

@@ -9,9 +9,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from research import pipeline, services
+from research.artifacts import Decision
 from research.llm import Ask, open_llm
 from research.outcomes import Outcome
 from research.stages.context import StageContext
+from research.steps import with_analysis
 from tests.llm_stub import LLMStub, Reply, answer
 from tests.research.llm.test_client import GOOD, Pick, events, pick
 
@@ -91,3 +93,12 @@ def test_a_model_asked_outside_a_run_times_out_plainly(llm_settings, llm_stub: L
     llm = open_llm(None, StageContext(), "filter")
     first = llm.ask(Ask("filter", Pick, "Pick.", "{}", 50, "rules"))
     assert first.outcome is Outcome.TIMEOUT
+
+
+def test_the_decision_names_where_the_model_was_lost(llm_settings, store):
+    store.update_analysis(mode="llm", model="stub-model", budget=15_000)
+    store.mark_model_unreachable({"stage": "crosscheck", "outcome": "UNAVAILABLE", "reason": "x"})
+    decision = with_analysis(Decision.model_construct(mode="deterministic"), store)
+    assert (decision.mode, decision.model) == ("llm", "stub-model")
+    assert decision.model_unreachable_at == "crosscheck"
+    assert decision.budget_exhausted_at is None
