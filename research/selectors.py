@@ -77,6 +77,7 @@ class Analysis:
     mode: str = "deterministic"  # deterministic | llm
     model: str = ""
     tokens: dict[str, int] = field(default_factory=dict)  # stage -> prompt + completion
+    calls: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> outcome -> n
     total: int = 0
     budget: int | None = None
     # The stage at which the run stopped asking the model because its budget ran out.
@@ -143,6 +144,12 @@ def analysis_of(index: dict[str, Any]) -> Analysis:
         if isinstance(used, dict):
             tokens[stage] = _int(used.get("prompt")) + _int(used.get("completion"))
     total = _int(raw_tokens.get("total")) or sum(tokens.values())
+    by_stage = index.get("provider_outcomes") or {}
+    calls = {
+        stage: {str(k): _int(v) for k, v in (by_stage.get(stage) or {}).get("llm", {}).items()}
+        for stage in STAGES
+        if isinstance((by_stage.get(stage) or {}).get("llm"), dict)
+    }
     down = analysis.get("model_unreachable")
     down = down if isinstance(down, dict) else {}
     exhausted = analysis.get("budget_exhausted")
@@ -151,6 +158,7 @@ def analysis_of(index: dict[str, Any]) -> Analysis:
         mode="llm" if analysis.get("mode") == "llm" else "deterministic",
         model=str(analysis.get("model") or ""),
         tokens={stage: n for stage, n in tokens.items() if n},
+        calls=calls,
         total=total,
         budget=_int(analysis.get("budget")) or None,
         budget_exhausted_at=str(stopped_at or ""),

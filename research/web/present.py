@@ -110,6 +110,20 @@ def _verb(outcome: str) -> tuple[str, str]:
     return OUTCOME_WORDS.get(outcome, (fallback, fallback))
 
 
+def model_note(calls: dict[str, int]) -> str:
+    """How many of a stage's model calls gave a usable answer; '' when all did."""
+    made = sum(calls.values())
+    used = calls.get("OK", 0)
+    if not made or used == made:
+        return ""
+    rest = made - used
+    return (
+        f"The model's answer was used for {used} of {made} {plural(made, 'call')}; the "
+        f"deterministic reader's own judgement stands for the other {rest} (the run's log "
+        "says why)."
+    )
+
+
 def _decide_notes(counts: dict[str, Any]) -> list[str]:
     dropped = counts.get("quotes_dropped") or 0
     if not dropped:

@@ -131,7 +131,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
 
 def progress_context(run: Run) -> dict[str, Any]:
     analysis = selectors.run_analysis(run)
-    rows = [replace(r, tokens=analysis.tokens.get(r.stage, 0)) for r in stage_rows(run)]
+    rows = [_with_model(r, analysis) for r in stage_rows(run)]
     finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
     return {
@@ -152,6 +152,16 @@ def progress_context(run: Run) -> dict[str, Any]:
         "waiting_for_worker": _waiting_for_worker(run, rows),
         "analysis": analysis_context(analysis),
     }
+
+
+def _with_model(row: StageRow, analysis: selectors.Analysis) -> StageRow:
+    """The stage's model use: its tokens, and a note when some answers were not used."""
+    note = present.model_note(analysis.calls.get(row.stage, {}))
+    return replace(
+        row,
+        tokens=analysis.tokens.get(row.stage, 0),
+        notes=[*row.notes, note] if note else row.notes,
+    )
 
 
 def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:

@@ -297,3 +297,24 @@ def test_a_run_whose_token_budget_ran_out_says_where_it_went_on_without_the_mode
     assert "2,000 tokens of 2,000" in text
     assert "The token budget ran out during deep-read" in text
     assert "deterministic reader" in text
+
+
+def test_a_stage_where_some_model_answers_went_unused_says_the_reader_stood_in(ada, ada_client):
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"queries": 4, "candidates": 9})
+    mark(run, "filter", "done", {"kept": 5, "dropped": 4})
+
+    def outcomes(index: dict) -> None:
+        index["analysis"] = {"mode": "llm", "model": "m"}
+        index["provider_outcomes"] = {
+            "retrieve": {"ddgs": {"OK": 4}, "llm": {"OK": 1}},
+            "filter": {"llm": {"OK": 1, "UNAVAILABLE": 1}},
+        }
+
+    services.store_for(run.run_id).update_index(outcomes)
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+    assert (
+        "The model&#x27;s answer was used for 1 of 2 calls; the deterministic reader&#x27;s own "
+        "judgement stands for the other 1"
+    ) in stage_block(response, "Filter")
+    assert "The model" not in stage_block(response, "Retrieve")
