@@ -346,15 +346,32 @@ def _completion(response: httpx.Response) -> _Reply:
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         reason = "the endpoint's reply is not a chat completion (no choices[0].message)"
         return _Reply(Outcome.UNAVAILABLE, reason=reason, status=response.status_code)
-    if isinstance(content, list):  # content parts: keep their text
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    text = _text(content)
+    if not text.strip():
+        # Reasoning servers (vLLM, DeepSeek) whose parser found no end to the thinking put
+        # the whole answer, JSON included, in the reasoning field and leave content null.
+        text = _text(
+            choice["message"].get("reasoning_content") or choice["message"].get("reasoning")
+        )
     return _Reply(
         Outcome.OK,
-        text=content if isinstance(content, str) else "",
+        text=text,
         finish_reason=finish_reason if isinstance(finish_reason, str) else None,
         usage=_usage(payload.get("usage")),
         status=response.status_code,
     )
+
+
+def _text(content: Any) -> str:
+    """The answer's text: a string, or the text of its content parts (any of which may be
+    null or not text at all)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    return ""
 
 
 def _usage(raw: Any) -> Usage | None:
@@ -364,7 +381,7 @@ def _usage(raw: Any) -> Usage | None:
     try:
         prompt = int(raw.get("prompt_tokens") or 0)
         completion = int(raw.get("completion_tokens") or 0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # Infinity and NaN are valid here too
         return None
     if prompt < 0 or completion < 0 or prompt + completion == 0:
         return None

@@ -38,6 +38,9 @@ class Reply:
     delay: float = 0.0  # seconds before answering
     usage: bool = True  # report prompt and completion tokens
     error: str = "scripted error"  # the message of a non-200 reply
+    # The whole 200 body as sent, instead of a completion made from `content`: for answers
+    # shaped unlike OpenAI's (content parts, reasoning_content, no choices). Counts no tokens.
+    raw: Any = None
 
 
 def answer(payload: Any, **options: Any) -> Reply:
@@ -168,6 +171,8 @@ class LLMStub:
             time.sleep(reply.delay)
         if reply.status != 200:
             return reply.status, reply.headers, {"error": {"message": reply.error}}
+        if reply.raw is not None:
+            return 200, reply.headers, reply.raw
         content = reply.content(body) if callable(reply.content) else reply.content
         completion = {
             "id": f"chatcmpl-{len(self.requests)}",
