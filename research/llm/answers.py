@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_THINK = re.compile(r"\s*<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _CLOSE_THINK = re.compile(r"</think>", re.IGNORECASE)
 _OPEN_THINK = re.compile(r"^\s*<think>", re.IGNORECASE)
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
@@ -30,13 +30,22 @@ class InvalidAnswer(ValueError):
 
 
 def unwrap(text: str) -> str:
-    """The answer without reasoning blocks and code fences."""
-    text = _THINK.sub("", text)
-    closes = list(_CLOSE_THINK.finditer(text))
-    if closes:  # the server ate the opening tag: everything before the last close is thinking
-        text = text[closes[-1].end() :]
-    text = _OPEN_THINK.sub("", text)  # never closed: what follows may still hold the JSON
-    fence = _FENCE.search(text)
+    """The answer without reasoning blocks and code fences.
+
+    Reasoning comes first, so only blocks at the start are thinking, and an answer that is
+    a JSON object from its first character has none: tags or fences after that are inside
+    its strings (a quote from a page about reasoning models or shell commands) and stay."""
+    text = text.strip()
+    thought = False
+    while block := _THINK.match(text):
+        text, thought = text[block.end() :].lstrip(), True
+    if not thought and not text.startswith("{"):
+        close = _CLOSE_THINK.search(text)
+        if close:  # the server ate the opening tag: everything before the close is thinking
+            text = text[close.end() :]
+        text = _OPEN_THINK.sub("", text)  # never closed: what follows may still hold the JSON
+    text = text.strip()
+    fence = None if text.startswith("{") else _FENCE.search(text)
     if fence:
         text = fence.group(1)
     return text.strip()
@@ -44,9 +53,10 @@ def unwrap(text: str) -> str:
 
 def load_json(text: str) -> Any:
     """The JSON object in `text`: the whole text, or the object that ends it, or the first."""
+    # RecursionError: a model looping on "[[[[" nests deeper than the decoder will follow.
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         error = exc
     decoder = json.JSONDecoder()
     first: Any = None
@@ -55,7 +65,7 @@ def load_json(text: str) -> Any:
             break
         try:
             value, end = decoder.raw_decode(text, match.start())
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if not isinstance(value, dict):
             continue
