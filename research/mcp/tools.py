@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import anyio
 from asgiref.sync import sync_to_async
@@ -365,6 +366,14 @@ def filter_given(
         )
     except PlanError as exc:
         return _invalid(FilterResult(status=INVALID), f"The question was not accepted: {exc}")
+    unusable = [
+        f"candidate {n} ({c.url[:200]!r})"
+        for n, c in enumerate(candidates, 1)
+        if not _web_address(c.url)
+    ]
+    if unusable:
+        message = f"Every candidate needs an http(s) address with a host: {', '.join(unusable)}."
+        return _invalid(FilterResult(status=INVALID), message)
     given = Candidates(
         candidates=[
             Candidate(
@@ -381,6 +390,16 @@ def filter_given(
         ]
     )
     return _judged(_with_max_kept(plan, max_kept), given, None)
+
+
+def _web_address(url: str) -> bool:
+    """An http(s) URL with a host and a valid port: what a source can be and be read from."""
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018  (raises ValueError for a port out of range)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
 def _with_max_kept(plan: Plan, max_kept: int | None) -> Plan:

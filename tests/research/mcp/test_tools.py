@@ -208,6 +208,17 @@ def test_filtering_needs_a_run_or_candidates_but_not_both(ada, arguments):
     assert result.is_error and result.structured_content["status"] == "INVALID"
 
 
+@pytest.mark.parametrize(
+    "url", ["http://[::1", "https://a.example:99999/", "javascript:alert(1)", "https:///x", ""]
+)
+def test_a_candidate_without_a_web_address_is_invalid_and_named(ada, url):
+    candidates = [{"url": "https://a.example/loamdb-licence", "title": "Loamdb licence"}]
+    arguments = {"candidates": [*candidates, {"url": url}], "question": QUESTION}
+    result = call_tool(ada, "chunk_filter_candidates", arguments)
+    assert result.is_error and result.structured_content["status"] == "INVALID"
+    assert "candidate 2" in result.content[0].text and "http(s)" in result.content[0].text
+
+
 def test_filtering_another_users_run_is_no_hit(ada, bob, corpus):
     theirs = run_through(bob, corpus, "retrieve")
     result = call_tool(ada, "chunk_filter_candidates", {"run_id": theirs.run_id})
