@@ -7,7 +7,9 @@ each `{title, url, snippet}` (`text`, `content` or `summary` stand in for `snipp
 `published` or `date` give the date), under `results` in its structured content, or as the
 same JSON in its text content (a bare list works too).
 
-Outcomes: results with http(s) URLs are OK; an empty list is NO_HIT; a server that cannot
+Outcomes: results with http(s) URLs are OK (a URL with a user name or password, spaces,
+a broken host or port, or over MAX_URL characters is no usable URL, and long titles and
+snippets are cut short); an empty list is NO_HIT; a server that cannot
 be reached, a tool error, or an answer that is not such a list is UNAVAILABLE (or TIMEOUT,
 UNAUTHORIZED, RATE_LIMITED) with the reason. Results the tool sends without a usable URL
 are not "found nothing" either: they are UNAVAILABLE, saying so.
@@ -16,10 +18,12 @@ are not "found nothing" either: they are UNAVAILABLE, saying so.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from mcp_types import CallToolResult, TextContent, Tool
 
@@ -33,6 +37,9 @@ from research.providers.search.local import iso_date
 QUERY_ARGUMENTS = ("query", "q")
 LIMIT_ARGUMENTS = ("max_results", "limit", "top_k")
 RESULT_KEYS = ("results", "result", "hits", "items")
+MAX_URL = 2_048  # characters: longer is no page address a person or a crawler uses
+MAX_TITLE = 300
+MAX_SNIPPET = 2_000
 
 
 class McpSearchProvider:
@@ -122,7 +129,7 @@ def _parse(answer: CallToolResult, limit: int, label: str) -> SearchResult:
         )
     if not items:
         return SearchResult(Outcome.NO_HIT, detail=f"{label} returned no results")
-    hits = [hit for item in items if (hit := _hit(item)) is not None][:limit]
+    hits = list(itertools.islice(filter(None, map(_hit, items)), limit))
     if not hits:
         return SearchResult(
             Outcome.UNAVAILABLE,
@@ -142,19 +149,45 @@ def _items(payload: Any) -> list[Any] | None:
 
 
 def _hit(item: Any) -> SearchHit | None:
-    if not isinstance(item, dict):
+    if not isinstance(item, dict) or not _web_address(item.get("url")):
         return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-        return None
+    url = item["url"]
     snippet = next(
-        (_text(item[k]) for k in ("snippet", "text", "content", "summary") if k in item), ""
+        (
+            _text(item[k], MAX_SNIPPET)
+            for k in ("snippet", "text", "content", "summary")
+            if k in item
+        ),
+        "",
     )
-    date = next((_text(item[k]) for k in ("published", "date") if k in item), "")
+    date = next((_text(item[k], MAX_TITLE) for k in ("published", "date") if k in item), "")
     return SearchHit(
-        url=url, title=_text(item.get("title")) or url, snippet=snippet, published=iso_date(date)
+        url=url,
+        title=_text(item.get("title"), MAX_TITLE) or url,
+        snippet=snippet,
+        published=iso_date(date),
     )
 
 
-def _text(value: Any) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
+def _web_address(url: Any) -> bool:
+    """An http(s) URL with a host that the rest of the pipeline can parse and fetch: a remote
+    server is not trusted to send one, and a broken one would fail the stage later."""
+    if not isinstance(url, str) or len(url) > MAX_URL or any(c.isspace() for c in url):
+        return False
+    if any(ord(c) < 32 or ord(c) == 127 for c in url):
+        return False
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port out of range)
+    except ValueError:
+        return False
+    return (
+        parts.scheme.lower() in ("http", "https")
+        and bool(parts.hostname)
+        and parts.username is None
+        and parts.password is None
+    )
+
+
+def _text(value: Any, limit: int) -> str:
+    return " ".join(value.split())[:limit] if isinstance(value, str) else ""

@@ -425,3 +425,46 @@ def test_a_research_run_from_the_command_line_reads_the_remote_knowledge_base(
     assert read and all(s["url"].startswith(corpus_web.base) for s in read)
     assert re.search(r"^(Provisional r|R)ecommendation: \w+", output, re.MULTILINE)
     assert len(starts.read_text().splitlines()) == 1  # one server for every search
+
+
+# --- what a remote tool sends back ------------------------------------------------------------
+
+
+def _answer(results: Any) -> Any:
+    from mcp_types import CallToolResult, TextContent
+
+    return CallToolResult(content=[TextContent(type="text", text="")], structured_content=results)
+
+
+def test_results_without_a_readable_web_address_never_become_candidates():
+    from research.providers.search.mcp_remote import _parse
+
+    good = {"url": "https://kb.example/loamdb-licence", "title": "Loamdb licence"}
+    junk = [
+        {"url": "javascript:alert(1)", "title": "click"},
+        {"url": "http://[::1", "title": "broken IPv6"},
+        {"url": "https://kb.example:99999/", "title": "port out of range"},
+        {"url": "https://user:secret@kb.example/", "title": "credentials"},
+        {"url": "http://", "title": "no host"},
+        {"url": "https://kb.example/a b\n", "title": "whitespace inside"},
+        {"url": "https://kb.example/" + "a" * 5000, "title": "too long"},
+        {"url": ["https://kb.example/"], "title": "nested"},
+        "https://kb.example/bare-string",
+    ]
+    result = _parse(_answer({"results": [*junk, good]}), 10, "kb.search")
+    assert result.outcome is Outcome.OK
+    assert [h.url for h in result.hits] == [good["url"]]
+
+    only_junk = _parse(_answer({"results": junk}), 10, "kb.search")
+    assert only_junk.outcome is Outcome.UNAVAILABLE and only_junk.hits == []
+
+
+def test_a_remote_result_upper_case_scheme_is_read_and_its_text_kept_short():
+    from research.providers.search.mcp_remote import _parse
+
+    item = {"url": "HTTPS://kb.example/x", "title": "t" * 10_000, "snippet": "s" * 100_000}
+    result = _parse(_answer([item]), 10, "kb.search")
+    assert result.outcome is Outcome.OK
+    (hit,) = result.hits
+    assert hit.url == "HTTPS://kb.example/x"
+    assert len(hit.title) <= 300 and len(hit.snippet) <= 2_000
