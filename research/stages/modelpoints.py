@@ -247,10 +247,11 @@ def _page_points(
             tally.dropped += 1
             continue
         point = candidates[pick.i - 1][0].point
+        dimension = _name(pick.dimension or "")
         picked[pick.i] = point.model_copy(
             update={
-                "option": options[pick.option.casefold()],
-                "dimension": dimensions[pick.dimension.casefold()] if pick.dimension else None,
+                "option": options[_name(pick.option)],
+                "dimension": dimensions[dimension] if dimension else None,
                 "polarity": pick.polarity,
                 "origin": "model",
             }
@@ -281,13 +282,20 @@ def _problem(
         return f"sentence {pick.i} is not one of the {count} numbered sentences"
     if pick.i in picked:
         return f"sentence {pick.i} was picked twice"
-    if pick.option.casefold() not in options:
+    if _name(pick.option) not in options:
         return f"{pick.option!r} is not one of the plan's options"
-    if pick.dimension and pick.dimension.casefold() not in dimensions:
+    if _name(pick.dimension or "") and _name(pick.dimension or "") not in dimensions:
         return f"{pick.dimension!r} is not one of the plan's dimensions"
     if pick.polarity not in (-1, 0, 1):
         return f"polarity {pick.polarity} is not -1, 0 or 1"
     return None
+
+
+def _name(said: str) -> str:
+    """An option or dimension as the model spelled it, in the form the plan's are looked up
+    by: case and whitespace (a non-breaking or full-width space, a trailing newline) aside,
+    as in the other stages."""
+    return " ".join(said.split()).casefold()
 
 
 def _has_typed_fact(point: KeyPoint, dimensions: list[str], plan: Plan) -> bool:

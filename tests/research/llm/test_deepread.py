@@ -460,3 +460,21 @@ def test_the_model_is_sent_the_pages_that_cover_the_most_options_and_dimensions(
 
     sent = [p.split(":")[0].removeprefix("Page ") for r in llm_stub.requests for p in sent_pages(r)]
     assert sorted(sent) == ["s00", "s01", "s02", "s03", "s04", "s05", "s06", "s10"]
+
+
+def test_options_and_dimensions_spelled_with_other_whitespace_are_the_plans_own(
+    llm_settings, llm_stub: LLMStub, store, ctx, tmp_path
+):
+    picks = [
+        pick(MIT, " Alderstream\u00a0", "licence\u3000risk", 1),  # NBSP, a full-width space
+        pick(FREE, "Brightwell", "cost\n", 1),
+    ]
+    llm_stub.script(answer({"pages": [{"id": "s00", "points": picks}]}))
+    result = read(pages(tmp_path / "corpus", [PAGE]), ctx, opened(store, ctx))
+
+    points = by_quote(result.notes.sources[0])
+    mit = points["Alderstream is released under the MIT License"]
+    assert (mit.option, mit.dimension, mit.origin) == ("Alderstream", "licence risk", "model")
+    free = points["Brightwell charges nothing for self-hosting"]
+    assert (free.option, free.dimension, free.origin) == ("Brightwell", "cost", "model")
+    assert events(store, "llm_point_dropped") == []
