@@ -209,7 +209,12 @@ class ChatClient:
         with _formats_lock:
             _REASONING_PARAMETERS.add((self.config.base_url, self.model))
         again = await self._budgeted(ask, chosen, repair)
-        if again.outcome is Outcome.OK:
+        if again.outcome is not Outcome.OK:
+            # Refused that way too: the 400 was about something else (a max_tokens larger
+            # than the context, say), so the model keeps being asked its usual way.
+            with _formats_lock:
+                _REASONING_PARAMETERS.discard((self.config.base_url, self.model))
+        else:
             self._note(
                 "llm_parameters",
                 stage=self._stage,

@@ -336,3 +336,23 @@ def test_retry_after_is_read_as_seconds_or_as_an_http_date():
     assert retry_after("Sun, 01 Jun 2025 11:00:00 GMT", now) == 0.0  # already past
     assert retry_after("soon", now) is None
     assert retry_after(None, now) is None
+
+
+def test_a_max_tokens_too_large_for_the_context_does_not_switch_the_model_to_other_parameters(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    llm_settings.LLM_RESPONSE_FORMAT = "json_object"
+    too_large = (
+        "'max_tokens' or 'max_completion_tokens' is too large: 300. This model's maximum "
+        "context length is 256 tokens"
+    )
+    llm_stub.script(
+        Reply(status=400, error=too_large), Reply(status=400, error=too_large), answer(GOOD)
+    )
+    first = llm(store, ctx).ask(pick(max_tokens=300))
+    assert first.outcome is Outcome.UNAVAILABLE and "too large" in first.reason
+    later = llm(store, ctx).ask(pick(max_tokens=100))
+    assert later.ok
+    body = llm_stub.requests[-1].body
+    assert body["max_tokens"] == 100 and body["temperature"] == 0  # still asked its own way
+    assert events(store, "llm_parameters") == []
