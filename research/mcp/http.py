@@ -313,12 +313,13 @@ async def _buffer_body(scope: Scope, receive: Receive) -> tuple[bytes, Receive, 
 
 
 def _messages(body: bytes) -> list[dict[str, Any]]:
+    """The one JSON-RPC message a body carries, or none. A batch (a list) counts as none:
+    no protocol revision the SDK serves takes one, so it refuses it unrun."""
     try:
         parsed = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return []  # the SDK answers it with a parse error
-    items = parsed if isinstance(parsed, list) else [parsed]
-    return [item for item in items if isinstance(item, dict)]
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return []  # the SDK answers it with a parse error (deep nesting included)
+    return [parsed] if isinstance(parsed, dict) else []
 
 
 def tool_calls(body: bytes) -> int:

@@ -300,6 +300,37 @@ def test_tool_calls_past_the_rate_limit_are_refused_with_rate_limited(url, ada, 
     assert f"Try again in {refused.headers['retry-after']} s" in body["error"]["message"]
 
 
+def test_a_batch_the_server_refuses_uses_none_of_the_rate_limit(url, ada, settings):
+    settings.MCP_RATE_LIMIT = 3
+    run = make_run(ada, "Quillsync vs Loamdb")
+    _, secret = ApiToken.issue(ada, "laptop")
+    batch = [call_tool("get_run_status", {"run_id": run.run_id}, rid=n) for n in range(5)]
+    headers = {"Authorization": f"Bearer {secret}", "Accept": ACCEPT}
+    refused = httpx.post(f"{url}/mcp", json=batch, headers=headers, timeout=15)
+    assert refused.status_code == 400  # no revision takes batches: nothing was run
+
+    async def main():
+        async with client(url, secret) as session:
+            return [
+                await session.call_tool("get_run_status", {"run_id": run.run_id}) for _ in range(3)
+            ]
+
+    assert not any(result.is_error for result in anyio.run(main))
+
+
+def test_a_deeply_nested_body_is_a_parse_error_not_a_server_error(url, ada):
+    _, secret = ApiToken.issue(ada, "laptop")
+    headers = {
+        "Authorization": f"Bearer {secret}",
+        "Accept": ACCEPT,
+        "Content-Type": "application/json",
+    }
+    body = "[" * 200_000 + "]" * 200_000
+    response = httpx.post(f"{url}/mcp", content=body, headers=headers, timeout=15)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32700  # parse error
+
+
 # --- sessions -------------------------------------------------------------------------------
 
 
