@@ -81,9 +81,11 @@ class PairVerdict(BaseModel):
 
 
 class Reading(BaseModel):
-    stances: list[ModelStance]
-    facts: list[ModelFact]
-    pairs: list[PairVerdict]
+    # Each required in the schema sent; a list left out (local models in JSON mode drop
+    # those they have nothing for) reads as empty rather than costing the call a repair.
+    stances: list[ModelStance] = []
+    facts: list[ModelFact] = []
+    pairs: list[PairVerdict] = []
 
 
 # --- what it is sent ------------------------------------------------------------------------

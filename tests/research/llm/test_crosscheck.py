@@ -658,3 +658,16 @@ def test_a_run_cross_validates_every_page_read_within_its_token_share(
     check_ = store.read_json("round_4_crosscheck.json")
     assert any(c["origin"] == "model" for c in check_["claims"])
     assert not events(store, "llm_fallback")
+
+
+def test_an_answer_leaving_out_its_empty_lists_is_used_without_a_repair(
+    llm_settings, llm_stub: LLMStub, store, ctx
+):
+    # Local models in JSON mode leave out a list they have nothing for.
+    stance = {"option": "Brightwell", "dimension": "learning curve", "polarity": -1}
+    llm_stub.script(model(lambda kp, pairs: {"stances": [{"kp": kp[WEEKS], **stance}]}))
+    result = check(store, ctx)
+    [weeks] = claims_on(result, WEEKS)
+    assert (weeks.origin, weeks.polarity, weeks.flag) == ("model", -1, None)
+    assert len(llm_stub.requests) == 1
+    assert events(store, "llm_fallback") == []
