@@ -278,7 +278,8 @@ def _search_one(
     except SourceSpecError as exc:
         return SourceOutcome(source=choice.name, outcome=Outcome.UNAVAILABLE, detail=str(exc)), []
     answer = provider.search(query, limit)
-    hits = answer.hits if answer.outcome is Outcome.OK else []
+    # A source may send an address no one can parse (a broken host or port): leave it out.
+    hits = [h for h in answer.hits if _parsable(h.url)] if answer.outcome is Outcome.OK else []
     outcome = SourceOutcome(
         source=choice.name, outcome=answer.outcome, hits=len(hits), detail=answer.detail
     )
@@ -293,6 +294,14 @@ def _search_one(
         for h in hits
     ]
     return outcome, found
+
+
+def _parsable(url: str) -> bool:
+    try:
+        canonical_url(url)
+    except ValueError:
+        return False
+    return True
 
 
 def _searched(outcome: SourceOutcome) -> str:

@@ -123,6 +123,18 @@ def test_with_every_source_the_outcome_of_each_is_given(ada, settings):
     }
 
 
+def test_a_result_with_a_broken_address_is_left_out_not_a_failed_search(ada, settings, testweb):
+    good = {"url": "https://kb.example/loamdb-licence", "title": "Loamdb licence change"}
+    broken = [{"url": "http://[::1", "title": "broken"}, {"url": "https://kb.example:99999/"}]
+    base = testweb.add_searxng(lambda query: [*broken, good])
+    settings.SOURCES = {**settings.SOURCES, "web": f"searxng:{base}"}
+    result = call_tool(ada, "search_engine_query", {"query": "Loamdb licence", "source": "web"})
+    assert not result.is_error, result.content[0].text
+    data = result.structured_content
+    assert data["status"] == "OK"
+    assert [r["url"] for r in data["results"]] == [good["url"]]
+
+
 @pytest.mark.parametrize("source", ["http://127.0.0.1:9/search", "local:/etc", "elsewhere"])
 def test_only_configured_source_names_are_accepted(ada, source):
     result = call_tool(ada, "search_engine_query", {"query": "Loamdb", "source": source})
