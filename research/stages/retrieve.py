@@ -11,7 +11,7 @@ from research.artifacts import Candidate, Candidates, Plan, ProviderCall, SubQue
 from research.outcomes import Outcome
 from research.providers.base import SearchHit, SearchProvider
 from research.stages.context import StageContext
-from research.stages.urls import canonical_url, source_id
+from research.stages.urls import canonical_url, source_id, web_address
 
 HITS_PER_QUERY = 20
 
@@ -89,7 +89,21 @@ def _search(
         detail=result.detail,
         elapsed_ms=elapsed,
     )
-    return (result.hits if result.outcome is Outcome.OK else []), call
+    if result.outcome is not Outcome.OK:
+        return [], call
+    # A local file is read from its path; any other hit must be an address deep-read can fetch.
+    usable = [h for h in result.hits if h.local_path or web_address(h.url)]
+    if len(usable) < len(result.hits):
+        left_out = len(result.hits) - len(usable)
+        note = f"{left_out} result(s) without a usable http(s) address left out"
+        call = call.model_copy(
+            update={
+                "hits": len(usable),
+                "detail": "; ".join(filter(None, [call.detail, note])),
+                "outcome": Outcome.OK if usable else Outcome.NO_HIT,
+            }
+        )
+    return usable, call
 
 
 def _record_failure(call: ProviderCall, ctx: StageContext) -> None:

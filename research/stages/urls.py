@@ -3,10 +3,35 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _TRACKING_PREFIXES = ("utm_", "mc_", "pk_")
 _TRACKING_KEYS = {"fbclid", "gclid", "ref", "ref_src", "spm", "from", "share"}
+
+
+MAX_URL = 2_048  # characters: longer is no page address a person or a crawler uses
+
+
+def web_address(url: Any) -> bool:
+    """An http(s) URL with a host that the rest of the pipeline can parse and fetch. Search
+    providers and remote servers are not trusted to send one, and a broken one (a bad IPv6
+    host, a port out of range, credentials, spaces) would otherwise fail a stage later."""
+    if not isinstance(url, str) or len(url) > MAX_URL or any(c.isspace() for c in url):
+        return False
+    if any(ord(c) < 32 or ord(c) == 127 for c in url):
+        return False
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises ValueError for a port out of range)
+    except ValueError:
+        return False
+    return (
+        parts.scheme.lower() in ("http", "https")
+        and bool(parts.hostname)
+        and parts.username is None
+        and parts.password is None
+    )
 
 
 def canonical_url(url: str) -> str:

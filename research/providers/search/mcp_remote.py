@@ -23,7 +23,6 @@ import json
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 from mcp_types import CallToolResult, TextContent, Tool
 
@@ -33,11 +32,11 @@ from research.providers.deadline import Deadline
 from research.providers.mcp_client import RemoteFailure, call_tool
 from research.providers.mcp_sources import Server
 from research.providers.search.local import iso_date
+from research.stages.urls import web_address
 
 QUERY_ARGUMENTS = ("query", "q")
 LIMIT_ARGUMENTS = ("max_results", "limit", "top_k")
 RESULT_KEYS = ("results", "result", "hits", "items")
-MAX_URL = 2_048  # characters: longer is no page address a person or a crawler uses
 MAX_TITLE = 300
 MAX_SNIPPET = 2_000
 
@@ -149,7 +148,7 @@ def _items(payload: Any) -> list[Any] | None:
 
 
 def _hit(item: Any) -> SearchHit | None:
-    if not isinstance(item, dict) or not _web_address(item.get("url")):
+    if not isinstance(item, dict) or not web_address(item.get("url")):
         return None
     url = item["url"]
     snippet = next(
@@ -166,26 +165,6 @@ def _hit(item: Any) -> SearchHit | None:
         title=_text(item.get("title"), MAX_TITLE) or url,
         snippet=snippet,
         published=iso_date(date),
-    )
-
-
-def _web_address(url: Any) -> bool:
-    """An http(s) URL with a host that the rest of the pipeline can parse and fetch: a remote
-    server is not trusted to send one, and a broken one would fail the stage later."""
-    if not isinstance(url, str) or len(url) > MAX_URL or any(c.isspace() for c in url):
-        return False
-    if any(ord(c) < 32 or ord(c) == 127 for c in url):
-        return False
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018  (raises ValueError for a port out of range)
-    except ValueError:
-        return False
-    return (
-        parts.scheme.lower() in ("http", "https")
-        and bool(parts.hostname)
-        and parts.username is None
-        and parts.password is None
     )
 
 

@@ -207,3 +207,39 @@ def test_a_provider_that_rate_limits_bursts_keeps_its_own_lower_bound():
     result = retrieve(plan, {"shy": shy}, StageContext(), concurrency=6)
     assert shy.most == 2
     assert {c.outcome for c in result.provider_calls} == {Outcome.OK}
+
+
+class CarelessSearch(SearchProvider):
+    """A search API that mixes broken addresses in with good ones."""
+
+    name = "careless"
+
+    def __init__(self, broken_only: bool = False) -> None:
+        self.broken_only = broken_only
+
+    def search(self, query: str, limit: int) -> SearchResult:
+        broken = [
+            SearchHit(url="http://[::1/admin", title="bad IPv6 host"),
+            SearchHit(url="https://example.com:99999/x", title="port out of range"),
+            SearchHit(url="https://user:pw@example.com/x", title="credentials"),
+            SearchHit(url="javascript:alert(1)", title="script"),
+            SearchHit(url="https://example.com/a b", title="space"),
+        ]
+        good = [] if self.broken_only else [SearchHit(url="https://example.com/ok", title="ok")]
+        return SearchResult(Outcome.OK, broken + good)
+
+
+def test_results_without_a_usable_web_address_are_left_out_and_the_stage_goes_on():
+    plan = make_plan(1)
+    candidates = retrieve(plan, {"web": CarelessSearch()}, StageContext())
+    assert [c.url for c in candidates.candidates] == ["https://example.com/ok"]
+    [call] = candidates.provider_calls
+    assert call.outcome is Outcome.OK and call.hits == 1
+    assert "5 result(s) without a usable http(s) address left out" in call.detail
+
+
+def test_a_search_whose_every_result_is_unusable_found_nothing():
+    candidates = retrieve(make_plan(1), {"web": CarelessSearch(broken_only=True)}, StageContext())
+    assert candidates.candidates == []
+    [call] = candidates.provider_calls
+    assert call.outcome is Outcome.NO_HIT and call.hits == 0
