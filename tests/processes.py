@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,34 @@ def wait_until(check: Callable[[], object], timeout: float, what: str) -> object
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+class ThreadedServer:
+    """An ASGI app under uvicorn in a thread on 127.0.0.1, on a port the system picks."""
+
+    def __init__(self, app: object, lifespan: str = "auto") -> None:
+        import uvicorn
+
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=0, lifespan=lifespan, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self, timeout: float = 20) -> str:
+        """Start it and return its base URL, http://127.0.0.1:PORT."""
+        self.thread.start()
+        wait_until(
+            lambda: self.server.started or not self.thread.is_alive(), timeout, "uvicorn to start"
+        )
+        assert self.server.started, "uvicorn stopped before it started"
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    def stop(self, timeout: float = 15) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "uvicorn did not stop"
 
 
 def free_port() -> int:

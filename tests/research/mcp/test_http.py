@@ -4,14 +4,11 @@ the SDK's streamable HTTP client and by plain HTTP requests."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Callable, Iterator
 
 import anyio
 import httpx
 import pytest
-import uvicorn
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from mcp import Client
@@ -21,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 
 from research import services
 from research.models import ApiToken, token_digest
+from tests.processes import ThreadedServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,28 +40,15 @@ def serve() -> Iterator[Callable[..., str]]:
     """Start research.asgi:application under uvicorn in a thread; returns its base URL."""
     from research.asgi import application
 
-    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
+    servers: list[ThreadedServer] = []
 
     def start(lifespan: str = "on") -> str:
-        config = uvicorn.Config(
-            application, host="127.0.0.1", port=0, lifespan=lifespan, log_level="warning"
-        )
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        servers.append((server, thread))
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
+        servers.append(ThreadedServer(application, lifespan=lifespan))
+        return servers[-1].start()
 
     yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(15)
-        assert not thread.is_alive(), "uvicorn did not stop"
+    for server in servers:
+        server.stop()
 
 
 @pytest.fixture

@@ -15,14 +15,12 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
@@ -34,6 +32,7 @@ from research.providers.mcp_client import RemoteFailure, allowlisted_tools, call
 from research.providers.mcp_sources import configured_servers, load
 from research.providers.search import SourceSpecError, build_provider
 from tests.fixtures.mcp_kb_server import DEFAULT_CORPUS, Calls, build_server
+from tests.processes import ThreadedServer
 from tests.testweb import TestWeb
 
 KB_SCRIPT = Path(__file__).resolve().parents[2] / "fixtures" / "mcp_kb_server.py"
@@ -78,26 +77,15 @@ class HttpKb:
     def __init__(self, mode: str = "ok", token: str = "s3cret") -> None:
         self.calls = Calls()
         app = build_server(mode=mode, calls=self.calls).streamable_http_app()
-        config = uvicorn.Config(
-            _bearer_required(app, token), host="127.0.0.1", port=0, log_level="warning"
-        )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._server = ThreadedServer(_bearer_required(app, token))
 
     def start(self) -> HttpKb:
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            assert time.monotonic() < deadline, "the HTTP knowledge base did not start"
-            time.sleep(0.02)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/mcp"
+        self.url = f"{self._server.start(timeout=10)}/mcp"
         return self
 
     def stop(self) -> None:
         mcp_client.close_all()  # end our sessions before the server goes
-        self._server.should_exit = True
-        self._thread.join(10)
+        self._server.stop(timeout=10)
 
 
 def _bearer_required(app: Any, token: str) -> Any:
