@@ -218,16 +218,7 @@ class ModelReview:
             flag = None
             if read == -s.polarity:
                 flag = f"the stored text reads the other way: {cue(kp, option, options, read)}"
-                self.ctx.record(
-                    "llm_claim_flagged",
-                    stage=self.llm.stage,
-                    source_id=point.source.source_id,
-                    quote=point.kp.quote,
-                    option=option,
-                    model=s.polarity,
-                    reader=read,
-                    flag=flag,
-                )
+                self._flagged(point, option, s.polarity, read, flag)
             tone = "positive" if s.polarity > 0 else "negative"
             made.append(_claim(point, option, dimension, "stance", tone, s.polarity, flag))
         return made
@@ -257,19 +248,23 @@ class ModelReview:
                 continue
             flag = f"the stored text reads otherwise: {mine[0].value}" if mine else None
             if flag:
-                self.ctx.record(
-                    "llm_claim_flagged",
-                    stage=self.llm.stage,
-                    source_id=point.source.source_id,
-                    quote=point.kp.quote,
-                    option=option,
-                    model=value,
-                    reader=mine[0].value,
-                    flag=flag,
-                )
+                self._flagged(point, option, value, mine[0].value, flag)
             dimension = dimension_for(attribute, dims) or point.kp.dimension
             made.append(_claim(point, option, dimension, attribute, value, polarity, flag))
         return made
+
+    def _flagged(self, point: Point, option: str, model: object, reader: object, flag: str) -> None:
+        """Log a model claim the reader reads otherwise on the same quote."""
+        self.ctx.record(
+            "llm_claim_flagged",
+            stage=self.llm.stage,
+            source_id=point.source.source_id,
+            quote=point.kp.quote,
+            option=option,
+            model=model,
+            reader=reader,
+            flag=flag,
+        )
 
     def _named(
         self,
