@@ -77,6 +77,9 @@ class TopicScore:
     model: str = ""
     missed_facts: list[str] = field(default_factory=list)
     missed_contradictions: list[str] = field(default_factory=list)
+    # Claims and contradictions judged against labels (decisions.judgement), where the
+    # topic has them.
+    judgement: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

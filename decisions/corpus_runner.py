@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import override_settings
 
 from decisions.corpus_quality import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
+from decisions.judgement import WRONG_KINDS, Judgement, judge_run, load_labels, share
 from research.models import Run
 from research.selectors import analysis_of
 from research.store import INDEX
@@ -86,6 +87,9 @@ class CorpusRunner:
         run = Run.objects.get(run_id=_run_id(out.getvalue()))
         folder = Path(settings.RUNS_DIR) / run.run_id
         score = score_run(topic.name, truth, RunArtifacts.load(folder))
+        labels = load_labels(topic)
+        if labels is not None:
+            score.judgement = judge_run(topic.name, folder, labels).as_dict()
         score.seconds = round(seconds, 2)
         analysis = analysis_of(json.loads((folder / INDEX).read_text(encoding="utf-8")))
         score.tokens, score.mode, score.model = analysis.total, analysis.mode, analysis.model
@@ -116,12 +120,55 @@ class CorpusRunner:
             "surfaced as a key point, used by a claim"
         )
         w(_mode_line(scores))
+        self._print_judgement(scores)
         if self.misses:
             for s in scores:
                 for miss in s.missed_facts:
                     w(f"  {s.topic} missed fact: {miss}")
                 for miss in s.missed_contradictions:
                     w(f"  {s.topic} missed contradiction: {miss}")
+                judged = s.judgement or {}
+                for line in judged.get("wrong_claims", []):
+                    w(f"  {s.topic} {line}")
+                for line in judged.get("missed_stances", []):
+                    w(f"  {s.topic} missed stance: {line}")
+                for line in judged.get("false_contradictions", []):
+                    w(f"  {s.topic} not a real contradiction: {line}")
+
+    def _print_judgement(self, scores: list[TopicScore]) -> None:
+        """Claim precision, stance recall and contradiction precision, against the
+        labelled sentences and pairs of the topics that have them."""
+        judged = [_judgement(s) for s in scores if s.judgement]
+        if not judged:
+            return
+        total = Judgement(topic="all")
+        for j in judged:
+            total.add(j)
+        w = self.out.write
+        w(
+            f"{'topic':<12} {'claim precision':>16} {'wrong: option/dim/polarity':>27} "
+            f"{'stance recall':>15} {'contradiction precision':>24} {'reported':>9}"
+        )
+        for j in [*judged, total]:
+            wrong = "/".join(str(j.wrong[k]) for k in WRONG_KINDS)
+            w(
+                f"{j.topic:<12} {share(j.correct, j.judged):>16} {wrong:>27} "
+                f"{share(j.recalled, j.stances):>15} "
+                f"{share(j.contradictions_real, j.contradictions_judged):>24} "
+                f"{j.contradictions:>9}"
+            )
+        w(
+            "judged against the labelled sentences (stances.jsonl) and contradictions "
+            "(contradictions.jsonl): a claim or contradiction whose quotes match no label "
+            "is not judged"
+        )
+
+
+def _judgement(score: TopicScore) -> Judgement:
+    data = dict(score.judgement or {})
+    for name in ("wrong_claims", "missed_stances", "false_contradictions"):
+        data.pop(name, None)
+    return Judgement(**data)
 
 
 def _mode_line(scores: list[TopicScore]) -> str:
@@ -175,7 +222,18 @@ def _total(scores: list[TopicScore]) -> TopicScore:
         recommendation=None,
         seconds=round(sum(s.seconds for s in scores), 2),
         tokens=sum(s.tokens for s in scores),
+        judgement=_judgement_total(scores),
     )
+
+
+def _judgement_total(scores: list[TopicScore]) -> dict[str, Any] | None:
+    judged = [_judgement(s) for s in scores if s.judgement]
+    if not judged:
+        return None
+    total = Judgement(topic="all")
+    for j in judged:
+        total.add(j)
+    return total.as_dict()
 
 
 def _summary(scores: list[TopicScore]) -> dict[str, Any]:
