@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import combinations
 from typing import Protocol
@@ -21,6 +21,7 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.stages.claims import LICENCE_PATTERNS, Fact, extract, parse_number
+from research.stages.claims.reading import Point, Reading, read_stances
 from research.stages.conflicts import (
     Conflict,
     Statement,
@@ -94,7 +95,8 @@ def cross_validate(
 ) -> Crosscheck:
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
     points = readable_points(notes, pages, ctx)
-    claims = draw_claims(plan, points, ctx)
+    reader = Reader(plan, pages, {o: tuple(a) for o, a in notes.aliases.items()})
+    claims = draw_claims(plan, points, ctx, reader)
     statements = conflict_statements(plan, notes, facts)
     conflicts = find_conflicts(statements)
     if reviewer is not None:
@@ -148,13 +150,46 @@ def readable_points(
     return points
 
 
+@dataclass(frozen=True)
+class Reader:
+    """The careful reader (research.stages.claims.reading) with what it needs to know of
+    the run: the options and dimensions, the stored pages (what stands around a quote)
+    and the other names the pages give the options."""
+
+    plan: Plan
+    pages: dict[str, str]
+    aliases: dict[str, tuple[str, ...]]
+
+    def stances(self, source_id: str, kp: KeyPoint) -> Reading:
+        stored = self.pages.get(source_id, "")
+        point = Point(
+            quote=kp.quote,
+            option=kp.option,
+            about="table" if kp.header and kp.polarity else (kp.about or "named"),
+            polarity=kp.polarity,
+            header=kp.header,
+            before=stored[max(0, kp.offset - 80) : kp.offset],
+            after=stored[kp.offset + len(kp.quote) : kp.offset + len(kp.quote) + 80],
+        )
+        dims = [d.name for d in self.plan.dimensions]
+        return read_stances(point, self.plan.options, dims, self.aliases)
+
+
 def draw_claims(
-    plan: Plan, points: list[tuple[SourceNotes, KeyPoint]], ctx: StageContext
+    plan: Plan,
+    points: list[tuple[SourceNotes, KeyPoint]],
+    ctx: StageContext,
+    reader: Reader | None = None,
 ) -> list[Claim]:
     dims = [d.name for d in plan.dimensions]
+    reader = reader or Reader(plan, {}, {})
     claims: list[Claim] = []
+    refused: dict[str, int] = {}
     for src, kp in points:
-        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id):
+        reading = reader.stances(src.source_id, kp)
+        if reading.refused and not reading.stances:
+            refused[reading.refused] = refused.get(reading.refused, 0) + 1
+        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id, reading):
             claims.append(
                 Claim(
                     id=f"c{len(claims) + 1:03d}",
@@ -169,7 +204,13 @@ def draw_claims(
                     offset=kp.offset,
                 )
             )
-    ctx.record("claims_drawn", claims=len(claims))
+    ctx.record(
+        "claims_drawn",
+        claims=len(claims),
+        not_scored=refused,
+        reason="a key point gives a stance only from a clause that names its option, "
+        "speaks to a dimension and judges it",
+    )
     return claims
 
 
@@ -185,10 +226,18 @@ def not_the_projects(attribute: str, scope: str | None, quote: str) -> bool:
 
 
 def _facts_of(
-    kp: KeyPoint, dims: list[str], options: list[str], ctx: StageContext, source_id: str
+    kp: KeyPoint,
+    dims: list[str],
+    options: list[str],
+    ctx: StageContext,
+    source_id: str,
+    reading: Reading,
 ) -> list[Fact]:
+    """The key point's typed facts (licences, versions, statuses, figures), then the
+    stances the careful reader takes from it. A typed fact from a sentence that states
+    nothing (a heading, a question) is kept, but judges nothing."""
     facts = []
-    for fact in extract(kp.quote, dims, kp.dimension, options=options):
+    for fact in extract(kp.quote, dims, kp.dimension, options=options, stances=False):
         if not_the_projects(fact.attribute, fact.scope, kp.quote):
             ctx.record(
                 "claim_scoped_out",
@@ -199,11 +248,14 @@ def _facts_of(
                 reason="said of a component, an old version or the past, not the project today",
             )
             continue
+        if reading.refused and fact.polarity and not reading.stances:
+            fact = replace(fact, polarity=0)
         facts.append(fact)
-    if kp.polarity and kp.dimension and not any(f.kind == "stance" for f in facts):
-        # A cell under "Cons", or a "no" in a feature table, judges even without stance words.
-        value = "positive" if kp.polarity > 0 else "negative"
-        facts.append(Fact("stance", "stance", value, kp.polarity, kp.dimension))
+    for stance in reading.stances:
+        value = "positive" if stance.polarity > 0 else "negative"
+        facts.append(
+            Fact("stance", "stance", value, stance.polarity, stance.dimension, stance.option)
+        )
     return facts
 
 

@@ -431,6 +431,7 @@ def test_json_holds_the_printed_figures_and_totals_are_the_sums_of_topics(corpus
     keys = {"facts", "facts_surfaced", "contradictions", "contradictions_flagged", "funnel"}
     keys |= {"quotes_verified", "quotes_total", "confidence", "recommendation", "seconds"}
     keys |= {"topic", "missed_facts", "missed_contradictions", "tokens", "mode", "model"}
+    keys |= {"judgement"}
     assert all(set(t) == keys for t in (*topics, total))
     for key in ("facts", "facts_surfaced", "contradictions", "contradictions_flagged"):
         assert total[key] == sum(t[key] for t in topics)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from research.stages.claims.mentions import mentions_of
-from research.stages.claims.stances import stance_score
+from research.stages.claims.stances import stance_hits
 from research.stages.text import has_cjk
 
 
@@ -238,19 +238,22 @@ _EMPTY = re.compile(r"^(?:-+|—+|–|n/?a|none|无|/)$", re.I)
 
 
 def _cell_sign(cell: str, header: str, options: Sequence[str]) -> int:
-    """Under a "Cons" column every entry counts against; a tick for, a cross against;
-    otherwise the judgement the words make about the row's or column's measure ("Bundle
-    size: large" is against, "性能：极高" for)."""
+    """A tick for, a cross against; otherwise the judgement the words make about the row's
+    or column's measure ("Bundle size: large" is against, "性能：极高" for). A cell whose
+    own words praise and fault ("很高，runtime 较大") judges nothing, and its own words
+    outrank its column: "brings deployment complexity" is against even under "Pros"."""
     text = cell.strip("*_ ")
     if _EMPTY.match(text):
         return 0
     column = _lead_in_sign(header, options) if header else 0
-    if column:
-        return column
-    if _NO.search(text):
+    if _NO.search(text) and not column:
         return -1
-    if _YES.search(text):
+    if _YES.search(text) and not column:
         return 1
     joiner = "" if has_cjk(header + text[:1]) else " is "
-    score = stance_score(header + joiner + text, options) - stance_score(header, options)
-    return (score > 0) - (score < 0)
+    # What the header says alone is the row's measure, not a verdict on this cell.
+    said = [h.weight for h in stance_hits(header + joiner + text, options) if h.end > len(header)]
+    if any(w > 0 for w in said) and any(w < 0 for w in said):
+        return 0
+    own = (sum(said) > 0) - (sum(said) < 0)
+    return own or column

@@ -141,19 +141,32 @@ def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged
 
 
 def test_an_item_under_cons_is_a_negative_claim_even_without_a_judging_word():
-    text = "Operational complexity: a second metadata service to run"
+    text = "Deployment: a second metadata service to run"
     kp = KeyPoint(
         text=text,
         quote=text,
         offset=0,
         option="Loamdb",
-        dimension="licence risk",
+        dimension="operational complexity",
         polarity=-1,
         header="Cons",
     )
     src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
+    plan = PLAN.model_copy(
+        update={"dimensions": [Dimension(name="operational complexity", weight=1)]}
+    )
+    check = cross_validate(plan, _notes(src), {"s1": text}, StageContext())
+    assert [(c.kind, c.dimension, c.polarity) for c in check.claims] == [
+        ("stance", "operational complexity", -1)
+    ]
+
+
+def test_an_item_under_cons_about_another_dimension_is_no_claim_on_this_one():
+    text = "Operational complexity: a second metadata service to run"
+    kp = KeyPoint(text=text, quote=text, offset=0, option="Loamdb", polarity=-1, header="Cons")
+    src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
     check = cross_validate(PLAN, _notes(src), {"s1": text}, StageContext())
-    assert [(c.kind, c.polarity) for c in check.claims] == [("stance", -1)]
+    assert [c for c in check.claims if c.polarity] == []
 
 
 def test_a_status_or_licence_said_of_one_component_is_not_the_projects_own():
