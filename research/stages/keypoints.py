@@ -45,6 +45,8 @@ class _Context:
 
     paragraph_option: str | None = None
     heading_option: str | None = None
+    last_option: str | None = None  # the option the last paragraph was about
+    lead_option: str | None = None  # the option a list's lead-in ("Key findings:") is about
     previous_end: int = 0
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -170,9 +172,13 @@ def _subject(
         ctx.paragraph_option = None
     elif named:
         ctx.paragraph_option = named[0]
+    lead = _list_lead(sentence, named, before or ctx.last_option, ctx)
+    ctx.last_option = ctx.paragraph_option or ctx.last_option
     pronoun = bool(_PRONOUN_START.match(sentence))
     if named and not (pronoun and before):
         return named[0], "named", True
+    if lead:
+        return lead, "paragraph", False
     # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is the option
     # just named, not the one the sentence mentions in passing.
     if before:
@@ -180,6 +186,22 @@ def _subject(
     if ctx.heading_option:
         return ctx.heading_option, "heading", bool(named)
     return page_option, "page" if page_option else None, bool(named)
+
+
+_BULLET_START = re.compile(r"^\s*(?:[-*+•·▪◦‣]|\d{1,2}[.)、])\s+")
+
+
+def _list_lead(sentence: str, named: list[str], previous: str | None, ctx: _Context) -> str | None:
+    """The option a list item is about when the line leading into the list names it, or
+    follows a paragraph about it ("Semaglutide cut MACE. / Key findings include: / •
+    Reduced risk of ..."). A line that is not a list item ends the list."""
+    bullet = _BULLET_START.match(sentence)
+    if sentence.rstrip().endswith((":", "：")):
+        ctx.lead_option = named[0] if len(named) == 1 else (None if named else previous)
+        return None
+    if not bullet:
+        ctx.lead_option = None
+    return ctx.lead_option if bullet else None
 
 
 def _named_in_order(

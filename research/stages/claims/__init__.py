@@ -57,6 +57,7 @@ _ATTRIBUTE_CONCEPTS = {
     "contributors": ("community", "activity", "maintenance"),
     "core team": ("community", "activity", "maintenance"),
     "stars": ("community", "activity"),
+    "downloads per month": ("ecosystem", "community"),
     "percentage (share of": ("community", "ecosystem"),
     "yearly price": ("cost", "price"),
     "price per": ("cost", "price"),

@@ -39,6 +39,7 @@ _SELF_DESCRIPTION = re.compile(
     r"^(?:本文|这篇文章|本篇|下面|接下来|以下)(?:将|会|我们|来|对|介绍|比较|对比|分析|总结)",
     re.I,
 )
+_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+\S")  # "1.1 React: ..."
 _MARKER = re.compile(r"\s*(?:[-*+•·▪◦‣–—]|\d{1,2}[.)、]|[①-⑩])\s*")
 # "Feature Status: Stable ... Documentation Source: https://...": fields, not sentences.
 _METADATA = re.compile(
@@ -63,7 +64,10 @@ _STUDY_DESIGN = re.compile(
     r"is|are|included|consisted|comprised|defined)\b|"
     r"^(?:outcomes?|end ?points?|methods?|design|population|setting|interventions?|"
     r"participants|inclusion criteria|exclusion criteria)\b\s*[:A-Z]|"
-    r"\binclusion criteria\b|\bexclusion criteria\b|\bdouble-blind\b",
+    r"\binclusion criteria\b|\bexclusion criteria\b|\bdouble-blind\b|"
+    r"\b(?:conducted|designed|powered|performed) (?:as \w+ )?to (?:demonstrate|show|assess|"
+    r"evaluate|test|determine)\b|\b(?:was|is) a (?:\w+ ){0,3}(?:randomi[sz]ed|placebo-controlled|"
+    r"multicentre|multicenter) (?:\w+ )?(?:trial|study)\b",
     re.I,
 )
 
@@ -84,7 +88,7 @@ def not_a_statement(quote: str, before: str = "", after: str = "") -> str | None
         return "a question"
     if _INDIRECT_QUESTION.match(body):
         return "a question or a title"
-    if body.lstrip().startswith("#"):
+    if body.lstrip().startswith("#") or _SECTION_NUMBER.match(text):
         return "a heading"
     if _CALL_TO_ACTION.match(body):
         return "a call to action"

@@ -29,8 +29,16 @@ from research.stages.claims.topics import cue_pattern, verdict_patterns
 from research.stages.text import has_cjk
 
 # How a key point came to be about its option (KeyPoint.about).
-NAMED, PRONOUN, TABLE, HEADING, PARAGRAPH = "named", "pronoun", "table", "heading", "paragraph"
+NAMED, PRONOUN, TABLE, HEADING, PARAGRAPH, PAGE = (
+    "named",
+    "pronoun",
+    "table",
+    "heading",
+    "paragraph",
+    "page",
+)
 _OUT_OF_SCOPE = ("component", "old version", "past")
+NO_JUDGEMENT = "no judgement on a dimension"
 REACH = 36  # characters between a judging word and the cue it judges (Chinese: a third)
 
 
@@ -105,7 +113,7 @@ def read_stances(
         for (option, dimension), signs in found.items()
         if len(set(signs)) == 1  # praised and faulted in one sentence: mixed, no stance
     )
-    return Reading(stances=stances, refused=None if stances else "no judgement on a dimension")
+    return Reading(stances=stances, refused=None if stances else NO_JUDGEMENT)
 
 
 def _verdicts_by_clause(
@@ -143,6 +151,21 @@ def _ranked(
     if len(dims) != 1:
         return ()
     return tuple(Stance(o, dims[0], p) for o, p in ranked.items())
+
+
+def options_spoken_of(
+    point: Point, options: Sequence[str], aliases: dict[str, tuple[str, ...]] | None = None
+) -> set[str]:
+    """The options the point speaks about as the reader attributes clauses: named as more
+    than a yardstick, pointed back to, or in a table column or list of it."""
+    aliases = aliases or {}
+    if point.about == TABLE and point.option:
+        return {point.option}
+    found = set(compare(point.quote, list(options)))
+    for clause in _clauses(point, options, aliases):
+        found.update(clause.subjects)
+        found.update(clause.rivals)
+    return found
 
 
 def _table_reading(point: Point, dimensions: Sequence[str]) -> Reading:

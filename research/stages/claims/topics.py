@@ -308,3 +308,18 @@ def _compile(words: list[str]) -> re.Pattern[str] | None:
     if cjk:
         parts.append("|".join(sorted(set(cjk), key=len, reverse=True)))
     return re.compile("|".join(parts), re.I)
+
+
+@lru_cache(maxsize=1)
+def _every_cue() -> re.Pattern[str] | None:
+    return _compile([w for t in TOPICS.values() for w in t.cues])
+
+
+@lru_cache(maxsize=8192)
+def named_points(text: str) -> frozenset[str]:
+    """The words of any topic's vocabulary that the text uses, lower-cased: the things a
+    decision can turn on ("persistence", "learning curve", "p99", "许可证")."""
+    pattern = _every_cue()
+    if pattern is None:
+        return frozenset()
+    return frozenset(" ".join(m.group(0).lower().split()) for m in pattern.finditer(text))
