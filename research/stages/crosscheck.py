@@ -29,7 +29,7 @@ from research.stages.claims.reading import (
     read_stances,
 )
 from research.stages.claims.stances import stance_hits
-from research.stages.claims.versions import PARTS_OF_YEAR, readable_date
+from research.stages.claims.versions import PARTS_OF_YEAR, readable_date, same_release
 from research.stages.conflicts import (
     Conflict,
     Statement,
@@ -289,7 +289,8 @@ def _facts_of(
 
 def _topic(claim: Claim) -> tuple[str, str, str | None]:
     # Stances are compared within a dimension; typed facts across the whole option.
-    return claim.option, claim.attribute, claim.dimension if claim.kind == "stance" else None
+    attribute = same_release(claim.attribute)
+    return claim.option, attribute, claim.dimension if claim.kind == "stance" else None
 
 
 def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None:

@@ -92,7 +92,7 @@ def date_facts(sentence: str) -> list[Fact]:
     before = sentence[: match.start()] if match else ""
     after = sentence[match.end() :] if match else ""
     if len(set(versions)) == 1 and (_RELEASED_ON.search(before) or _RELEASED_AFTER.search(after)):
-        return [Fact(f"release_date {_major_zero(versions[0])}", "fact", dates[0], 0)]
+        return [Fact(f"release_date {versions[0]}", "fact", dates[0], 0)]
     return []
 
 
@@ -120,9 +120,10 @@ def readable_date(value: str) -> str:
     return f"{ {'E': 'early', 'M': 'mid', 'L': 'late'}[match.group(2)] } {match.group(1)}"
 
 
-def _major_zero(version: str) -> str:
-    """ "5.0" is release 5, as "Svelte 5" names it."""
-    return re.sub(r"(?:\.0)+$", "", version)
+def same_release(attribute: str) -> str:
+    """A release date's attribute with its version as a release names it: "5.0" is
+    release 5, as "Svelte 5" calls it."""
+    return re.sub(r"(release_date \S+?)(?:\.0)+\+?$", r"\1", attribute)
 
 
 def _iso(match: re.Match[str]) -> str:
