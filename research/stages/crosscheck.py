@@ -183,11 +183,21 @@ class Reader:
             header=kp.header,
             before=stored[max(0, kp.offset - 80) : kp.offset],
             after=stored[kp.offset + len(kp.quote) : kp.offset + len(kp.quote) + 80],
+            cell=_cell_of(kp),
         )
 
     def about(self, source_id: str, kp: KeyPoint) -> set[str]:
         """The options the key point speaks about, as the reader attributes it."""
         return options_spoken_of(self._point(source_id, kp), self.plan.options, self.aliases)
+
+
+def _cell_of(kp: KeyPoint) -> str | None:
+    """A table cell's text when the key point quotes its whole row ("header: cell" is its
+    text); a pros/cons item quotes itself, and is read as a sentence."""
+    if not kp.header or not kp.text.startswith(f"{clean(kp.header)}: "):
+        return None
+    cell = kp.text[len(clean(kp.header)) + 2 :]
+    return None if cell == clean(kp.quote) else cell
 
 
 def draw_claims(

@@ -141,6 +141,14 @@ PHRASES: list[tuple[str, int]] = [
     (r"\b(?:is|are|was) outperformed by\b", -1),
     (r"\bhard to (?:beat|argue with|go wrong)\b|\bcan'?t go wrong\b|\bno[- ]brainer\b", 1),
     (r"\bdegrades? gracefully\b|\bscales? (?:well|linearly|horizontally)\b", 1),
+    (r"\bcosts? (?:far |much |a lot |significantly )?more\b", -1),
+    (r"\bcosts? (?:far |much |a lot |significantly )?less\b", 1),
+    (r"(?:表现|性能|效果|体验)(?:比较|相对|较为)?一般|一般般|平平无奇|中规中矩", -1),
+    (
+        r"\b(?:adds?|costs?|has|with) only (?:about |around |~\s?)?\d+(?:\.\d+)?\s?%\s+"
+        r"(?:[\w-]+\s+)?(?:overhead|slowdown|penalty|loss)\b",
+        1,
+    ),
     (r"\b(?:is|are|completely|totally|entirely|100%|always|forever) free\b(?! tier| plan)", 1),
     (r"\b(?:much|far|significantly|substantially|vastly|a lot) better\b", 1),
     (r"仅支持|只支持|只能|仅限|仅适用", -1),
@@ -190,7 +198,8 @@ controversy controversies controversial tarnished slowest hardest crisis""")
 POSITIVE_ZH = """平缓 容易 简单 便宜 低成本 风险低 风险较低 风险很低 完善 优秀 成熟 稳定 灵活
 强大 活跃 友好 推荐 上手快 门槛低 齐全 省心 放心 无忧 不错 顺手 好用 很好 方便 热闹 及时 优点
 优势 长处 易用 轻量级 轻量 轻巧 高效 流畅 首选 大佬 出色 卓越 领先 可靠 健壮 直观 简洁 优雅
-易上手 更好 更快 较快 速度快 极快 快得多 超强 丝滑 顺畅 清晰 完备 靠谱 给力 省事 优于 胜过
+易上手 更好 更快 较快 很快 非常快 挺快 飞快 速度快 极快 快得多 超强 丝滑 顺畅 清晰 完备
+靠谱 给力 省事 优于 胜过
 利器 神器""".split()
 NEGATIVE_ZH = """陡峭 困难 难以 昂贵 风险高 风险较高 缺乏 不完善 复杂 不稳定 冷清 不活跃 负担
 麻烦 踩坑 担心 隐患 门槛高 贵 没法 无法 很难 没人理 不友好 吃力 陡 做不出 做不到 缺点 劣势
@@ -216,7 +225,7 @@ NEUTRAL = [
     r"\b(?:report|reporting|file|filing|fix|fixes|fixed|fixing)\s+(?:a |any |the |some |many |"
     r"several |known )?bugs?\b",
     r"\bnon-?inferior(?:ity)?\b",
-    r"\bunstable angina\b|\bheart failure\b|\bfree trials?\b",
+    r"\bunstable angina\b|\bfree trials?\b",
     r"\b(?:at|with|and) (?:a )?(?:very )?(?:high|higher|increased|elevated|low) "
     r"(?:[\w-]+ ){0,2}?risks?\b|"
     r"\bhigh[- ]risk (?:patients|populations?|groups?|individuals|people)\b",

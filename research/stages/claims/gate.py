@@ -26,7 +26,8 @@ _CALL_TO_ACTION = re.compile(
     r"^(?:to (?:\w+ ){1,8}?[^,]*,\s*(?:contact|visit|see|click|email|call|go to)\b|"
     r"compare|learn|discover|find out|read|click|explore|check out|sign up|subscribe|"
     r"download|get started|join|follow|share|watch|register|contact|consult|talk to|ask|"
-    r"visit|see|try|book|request|schedule|buy|order|shop|let's|let us)\b(?!-)",
+    r"visit|see|try|book|request|schedule|buy|order|shop|let's|let us)\b(?!-)|"
+    r"^(?:立即|马上|现在就|点击|下载|注册|订阅|关注|了解更多|免费试用|欢迎)",
     re.I,
 )
 # An article, video or page describing itself: "This article compares ...".
@@ -47,9 +48,9 @@ _METADATA = re.compile(
 )
 # The writer's own plans: "I wanted to benchmark FastAPI and Django".
 _PLAN = re.compile(
-    r"^(?:so |now |first,? )?(?:i|we)(?:'m| am| are)?\s+(?:was |were |have |had )?"
+    r"^(?:so |now |first,? )?(?:i|we)(?:'m|'re| am| are)?\s*(?:was |were |have |had )?"
     r"(?:wanted|want|plan(?:ned)?|decided|tried|set out|going|intend(?:ed)?|aim(?:ed)?|"
-    r"will|'ll)\b",
+    r"will|'ll)\b|^(?:我|我们)(?:打算|准备|计划|想要?|将要?|决定)",
     re.I,
 )
 # A study describing how it was done rather than what it found.
@@ -84,6 +85,8 @@ def not_a_statement(quote: str, before: str = "", after: str = "") -> str | None
     marker = before.rsplit("\n", 1)[-1]
     if before and _MARKER.fullmatch(marker):  # the quote starts after its list marker
         before, bullet = before[: len(before) - len(marker)], bullet or _BULLET.match("- x")
+    elif _MARKER.fullmatch(before.rstrip("\n").rsplit("\n", 1)[-1] or "x"):
+        bullet = bullet or _BULLET.match("- x")  # "-" on a line of its own, the item below
     if _QUESTION.search(body):
         return "a question"
     if _INDIRECT_QUESTION.match(body):
@@ -119,7 +122,16 @@ def _unfinished(body: str, bullet: bool, before: str, after: str) -> str | None:
         return None
     if alone and _heading_like(body):
         return "a heading or title"
+    if alone and _TAG_LINE.match(body):
+        return "a tag line"
     return None
+
+
+# "青鸟流程：快速、可靠、易用", "Quillsync: fast, simple, secure": a slogan, not a sentence.
+_TAG_LINE = re.compile(
+    r"^[^:：]{1,30}[:：]\s*(?:[\u4e00-\u9fff]{1,4}|[A-Za-z-]+(?: [A-Za-z-]+)?)"
+    r"(?:\s*[、,，/]\s*(?:[\u4e00-\u9fff]{1,4}|[A-Za-z-]+(?: [A-Za-z-]+)?)){1,5}\s*$"
+)
 
 
 def _heading_like(body: str) -> bool:
@@ -127,10 +139,20 @@ def _heading_like(body: str) -> bool:
     throughout ("Bitwarden Changes Its SDK License")."""
     if not re.search(r"[,，;；:：、]", body):
         return True
+    if _PAPER_TITLE.search(body):
+        return True
+    if has_cjk(body):
+        return False
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", body) if w.lower() not in _MINOR]
     return len(words) >= 3 and all(w[0].isupper() or w[0].isdigit() for w in words)
 
 
+# "...: observations from TECOS", "...: a subgroup analysis of ...": a paper's title.
+_PAPER_TITLE = re.compile(
+    r":\s*(?:observations|results|findings|evidence|lessons|insights|an? (?:[\w-]+ ){0,3}"
+    r"(?:analysis|study|trial|review|meta-analysis|report))\b",
+    re.I,
+)
 # Words a title leaves in lower case.
 _MINOR = frozenset(
     """a an the and or nor but for of to in on at by as from with into onto over than via vs
@@ -139,14 +161,25 @@ _MINOR = frozenset(
 
 
 def _starts_mid_sentence(body: str, before: str) -> bool:
-    """A line that opens in lower case, where no sentence ended before it."""
+    """A line that opens in lower case with a word that only continues a sentence
+    ("with type 2 diabetes ..."), or after a line the sentence had not ended on. A name
+    written in lower case ("npm installs ...", "iOS") opens a sentence."""
     first = body[:1]
     if has_cjk(first) or not first.isalpha() or not first.islower():
         return False
-    if re.match(r"[a-z]+[A-Z0-9]|[a-z]{1,4}\b(?=[-./])", body):
-        return False  # a name written in lower case: "iOS", "npm", "e.g."
-    ended = before.rstrip()
-    return not ended or ended.endswith(("\n", ".", "!", "?", ":", "。")) or before.endswith("\n")
+    if _CONTINUES.match(body):
+        return True
+    if re.match(r"[a-z]+[A-Z0-9]|[a-z]{1,4}\b", body):
+        return False
+    line_before = before.rstrip("\n").rsplit("\n", 1)[-1].rstrip()
+    return bool(line_before) and not re.search(r"[.!?:。！？：]$", line_before)
+
+
+_CONTINUES = re.compile(
+    r"(?:and|or|but|nor|with|without|of|to|in|on|for|from|by|at|as|than|that|which|who|"
+    r"whose|while|when|where|because|so|the|a|an|is|are|was|were|be|been|its|their|"
+    r"respectively|versus|vs)\b"
+)
 
 
 _ENGLISH = frozenset(

@@ -24,8 +24,8 @@ from research.stages.claims.gate import foreign, not_a_statement
 from research.stages.claims.mentions import mentions_of
 from research.stages.claims.results import NEUTRAL, results_hits
 from research.stages.claims.scope import scope_of
-from research.stages.claims.stances import stance_hits, turn
-from research.stages.claims.topics import cue_pattern, verdict_patterns
+from research.stages.claims.stances import neutral_masked, stance_hits, turn
+from research.stages.claims.topics import cue_pattern, other_cues, verdict_patterns
 from research.stages.text import has_cjk
 
 # How a key point came to be about its option (KeyPoint.about).
@@ -39,6 +39,7 @@ NAMED, PRONOUN, TABLE, HEADING, PARAGRAPH, PAGE = (
 )
 _OUT_OF_SCOPE = ("component", "old version", "past")
 NO_JUDGEMENT = "no judgement on a dimension"
+OTHER = "~other"  # a judging word about something no dimension of the run is about
 REACH = 36  # characters between a judging word and the cue it judges (Chinese: a third)
 
 
@@ -66,6 +67,7 @@ class Point:
     header: str | None = None
     before: str = ""  # the stored text just before and after the quote
     after: str = ""
+    cell: str | None = None  # a table cell's own text, when the quote is its whole row
 
 
 @dataclass
@@ -92,10 +94,10 @@ def read_stances(
             return Reading(refused=reason)
     if foreign(quote):
         return Reading(refused="not in a language the reader reads")
-    scope = scope_of(quote)
-    if scope and scope.split(":")[0] in _OUT_OF_SCOPE:
+    scope = _out_of_scope(quote, options, aliases)
+    if scope and not _clauses_in_scope(point, options, aliases):
         return Reading(refused=f"about {scope}")
-    if point.about == TABLE and "|" in quote:
+    if point.about == TABLE and point.cell is not None:
         return _table_reading(point, dimensions)
     ranked = _ranked(quote, options, dimensions, aliases)
     if ranked:
@@ -132,7 +134,8 @@ def _verdicts_by_clause(
             if not 0 <= j < len(clauses):
                 continue
             dims = {d for _, d in verdicts[j]}
-            if clauses[max(i, j)].contrast and len(dims) == 1:
+            same_subject = clauses[j].subjects == clause.subjects
+            if clauses[max(i, j)].contrast and same_subject and len(dims) == 1:
                 sign = 1 if loose > 0 else -1
                 verdicts[i] = {(o, next(iter(dims))): sign for o in clause.subjects}
                 break
@@ -168,13 +171,51 @@ def options_spoken_of(
     return found
 
 
+def _out_of_scope(text: str, options: Sequence[str], aliases: dict) -> str | None:
+    """What makes a text about something other than the option today: one of its parts,
+    an old version, the past, or another product it runs with ("clusters with ZooKeeper")."""
+    scope = scope_of(text)
+    if scope and scope.split(":")[0] in _OUT_OF_SCOPE:
+        return scope
+    for match in _WITH_PRODUCT.finditer(text):
+        if not _mentions(match.group(1), options, aliases):
+            return f"another product: {match.group(1)}"
+    return None
+
+
+def _clauses_in_scope(point: Point, options: Sequence[str], aliases: dict) -> bool:
+    """Whether some clause of the point is about the option today ("was once slow, but it
+    is now the fastest": the second clause is)."""
+    clauses = _clauses(point, options, aliases)
+    return len(clauses) > 1 and any(not _out_of_scope(c.text, options, aliases) for c in clauses)
+
+
+# "with ZooKeeper", "on top of PostgreSQL": a product named in CamelCase beside the option.
+_WITH_PRODUCT = re.compile(
+    r"\b(?:clusters?|setups?|deployments?|installations?|mode|versions?|configurations?|"
+    r"running|backed|built)\s+(?:with|on top of|alongside|on|by)\s+([A-Z][a-z]+[A-Z][A-Za-z]*)\b"
+)
+
+
 def _table_reading(point: Point, dimensions: Sequence[str]) -> Reading:
     """A table cell: its column's option, the dimension its row names, its verdict. A cell
     whose own words praise and fault ("very fast, large runtime") gives none."""
-    dims = _dims_named(point.header or "", dimensions) or _dims_named(point.quote, dimensions)
-    if len(dims) != 1 or not point.option or not point.polarity:
-        return Reading(refused="no judgement on a dimension")
-    return Reading(stances=(Stance(point.option, dims[0], point.polarity),))
+    cell = point.cell or ""
+    dims = _dims_named(point.header or "", dimensions) or _dims_named(cell, dimensions)
+    if len(dims) != 1 or not point.option:
+        return Reading(refused=NO_JUDGEMENT)
+    polarity = point.polarity or _cell_verdict(cell, dims[0], dimensions)
+    if not polarity:
+        return Reading(refused=NO_JUDGEMENT)
+    return Reading(stances=(Stance(point.option, dims[0], polarity),))
+
+
+def _cell_verdict(cell: str, dimension: str, dimensions: Sequence[str]) -> int:
+    """What a cell's own words judge on its row's dimension ("Always persistent")."""
+    total = sum(
+        w * _turned(cell, s, e) for s, e, w, d in _verdict_hits(cell, dimensions) if d == dimension
+    )
+    return (total > 0) - (total < 0)
 
 
 def _dims_named(text: str, dimensions: Sequence[str]) -> list[str]:
@@ -220,14 +261,15 @@ _RIVAL = re.compile(
 )
 # "the Kafka protocol", "a Redis-compatible store": a mention naming something else.
 _MODIFIER = re.compile(
-    r"^(?:-?compatible|[- ](?:protocol|api|apis|wire protocol|clone|fork|wrapper|"
-    r"compatible|client|clients|connector|plugin|plugins|alternative|alternatives|killer)\b)",
+    r"^(?:-?compatible|[- ](?:protocol|api|apis|wire protocol|clones?|forks?|wrappers?|"
+    r"compatible|client|clients|connectors?|plugins?|alternatives?|killer|cli|sdks?|"
+    r"dashboard|console|operator|exporter|driver|drivers)\b)",
     re.I,
 )
 # "Best for: ...", "适用场景：...": what follows describes uses, not the option.
 _USE_CASE_LEAD = re.compile(
     r"(?:\b(?:best|ideal|good|great|suitable|suited|perfect) for|\buse cases?|\bwhen to use|"
-    r"适用场景|适用于|适合|使用场景|应用场景)\s*[:：]\s*$",
+    r"适用场景|适用于|适合|使用场景|应用场景)\s*[:：]?\s*$",
     re.I,
 )
 _LIST_JOIN = re.compile(r"^\s*(?:,|、|/|&|\band\b|\bor\b|和|与|及)\s*(?:\bboth\b\s*)?$", re.I)
@@ -291,10 +333,6 @@ def _first_subject(point: Point) -> list[str]:
         return [point.option]
     if point.about in (HEADING, PARAGRAPH) and _is_bullet(point.quote):
         return [] if _OTHER_NAME_FIRST.match(point.quote) else [point.option]
-    import os
-
-    if point.about in os.environ.get("EXP_ABOUT", "").split(","):
-        return [] if _OTHER_NAME_FIRST.match(point.quote) else [point.option]
     return []
 
 
@@ -326,12 +364,21 @@ def _subjects(text: str, options: Sequence[str], aliases: dict) -> tuple[list[st
     is about is the first option it names as more than a yardstick, an example or part of
     another name, with any listed along with it ("Django and Flask both ...")."""
     named, rivals = [], []
+    previous: tuple[int, str] | None = None  # end and role of the mention before
     for start, end, option in _mentions(text, options, aliases):
         before = text[max(0, start - 28) : start]
-        if _RIVAL.search(before):
+        listed = previous is not None and _LIST_JOIN.match(text[previous[0] : start])
+        if _RIVAL.search(before) or (listed and previous and previous[1] == "rival"):
             rivals.append(option)
-        elif not _REFERENCE.search(before) and not _MODIFIER.match(text[end:]):
+            role = "rival"
+        elif _REFERENCE.search(before) or (listed and previous and previous[1] == "yardstick"):
+            role = "yardstick"  # "such as Quillsync and Loamdb": both are examples
+        elif _MODIFIER.match(text[end:]):
+            role = "part"
+        else:
             named.append((start, end, option))
+            role = "subject"
+        previous = (end, role)
     if not named:
         return [], rivals
     chosen = [named[0]]
@@ -368,7 +415,7 @@ _NOT_JUDGED = re.compile(
     r"\bwhen (?:building|you need|you want)\b.*|"
     r"\bdiffer(?:s|ing)? (?:mainly |mostly |primarily |chiefly )?(?:in|on)\b.*|"
     r"\btrade-?offs? (?:between|in|of)\b.*|"
-    r"(?:适合|适用于?|适用场景|用于|面向)[^，,。；;]*|"
+    r"(?:适合|适用于?|适用场景|用于|面向)[^，,。；;]*|是否[^，,。；;]*|"
     r"\b(?:at|under|with) (?:very |relatively )?(?:low|lower|high|higher|moderate|heavy|light|"
     r"small|large|larger|smaller) (?:throughputs?|loads?|volumes?|scale|traffic|concurrency|"
     r"message rates?|sizes?)\b|\bfor more\b[^,;]*",
@@ -382,6 +429,8 @@ def _clause_verdicts(
     """({(option, dimension): sign} for what the clause judges, the verdict of its judging
     words that stand by no cue)."""
     if (not clause.subjects and not clause.rivals) or clause.aside:
+        return {}, 0.0
+    if _out_of_scope(clause.text, options, aliases):
         return {}, 0.0
     text = _masked(clause.text, options, aliases)
     cues = _cue_hits(text, dimensions)
@@ -403,7 +452,8 @@ def _masked(text: str, options: Sequence[str], aliases: dict) -> str:
     for start, end, _ in _mentions(text, options, aliases):
         text = text[:start] + " " * (end - start) + text[end:]
     text = text.replace("\u2019", "'")
-    return _NOT_JUDGED.sub(lambda m: " " * len(m.group(0)), text)
+    text = _NOT_JUDGED.sub(lambda m: " " * len(m.group(0)), text)
+    return neutral_masked(text)
 
 
 def _cue_hits(text: str, dimensions: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -429,9 +479,17 @@ def _signs(
     dimension's own verdict words and reported results are read first; a general
     evaluative word over the same words adds nothing. A neutral result ("no significant
     difference") leaves its dimension without a stance."""
-    read: list[Hit] = [
-        (s, e, w * _turned(text, s, e), d) for s, e, w, d in _verdict_hits(text, dimensions)
+    generic = stance_hits(text)
+    amounts = [
+        h for h in generic if h.amount and any(s < h.end and h.start < e for s, e, _ in cues)
     ]
+    read: list[Hit] = []
+    for s, e, w, d in _verdict_hits(text, dimensions):
+        # "low operational overhead": the amount reads the verdict word with its level.
+        if any(a.start <= s and e <= a.end and (a.end - a.start) > (e - s) for a in amounts):
+            continue
+        read.append((s, e, w * _turned(text, s, e), d))
+    others = other_cues(text, dimensions)
     blocked: set[str] = set()
     loose = 0.0
     for start, end, weight in results_hits(text):
@@ -440,12 +498,14 @@ def _signs(
             blocked.add(dim)
         elif dim is not None and not _overlaps_any(start, end, read):
             read.append((start, end, weight * _turned(text, start, end), dim))
-    for start, end, weight, amount in stance_hits(text):  # already turned by their context
+    for start, end, weight, amount in generic:  # already turned by their context
         if _overlaps_any(start, end, read):
             continue
-        dim = _nearest_dimension(text, start, end, cues)
+        dim = _nearest_dimension(text, start, end, cues, others)
         if amount and not any(s < end and start < e for s, e, _ in cues):
             continue  # "an extensive feature set": a level of something no dimension names
+        if dim == OTHER or _attributive(text, end, cues):
+            continue  # "steep learning curve" on a run about speed; "a flexible architecture"
         if dim is None:
             loose += weight
         else:
@@ -498,14 +558,22 @@ def _verdict_hits(text: str, dimensions: Sequence[str]) -> list[Hit]:
 
 
 def _nearest_dimension(
-    text: str, start: int, end: int, cues: list[tuple[int, int, str]]
+    text: str,
+    start: int,
+    end: int,
+    cues: list[tuple[int, int, str]],
+    others: list[tuple[int, int, str]] = (),  # type: ignore[assignment]
 ) -> str | None:
     """The dimension a judging word judges: its own, if it is one of the dimension's cues,
     else the one whose cue stands nearest within reach; None when none is in reach or two
-    are equally near."""
+    are equally near, OTHER when what it judges is something no dimension of the run is
+    about (a cue of another topic: "latency" on a run about throughput)."""
     own = {d for s, e, d in cues if s < end and start < e}
     if len(own) == 1:
         return own.pop()
+    if not own and any(s < end and start < e for s, e, _ in others):
+        return OTHER
+    cues = [*cues, *others]
     reach = REACH // 3 if has_cjk(text[start:end]) else REACH
     distances: dict[str, int] = {}
     for s, e, d in cues:
@@ -518,4 +586,28 @@ def _nearest_dimension(
         return None
     best = min(distances.values())
     nearest = [d for d, g in distances.items() if g == best]
-    return nearest[0] if len(nearest) == 1 else None
+    if len(nearest) != 1:
+        return None
+    return OTHER if nearest[0].startswith("~") else nearest[0]
+
+
+_FUNCTION_NEXT = re.compile(
+    r"^\s*(?:(?:and|or|but|to|for|with|in|on|at|of|by|as|than|when|if|because|so|yet|"
+    r"compared|overall|enough|too|is|are|was|were|be|been|has|have|had|can|could|will|"
+    r"would|may|might|should|must|does|do|did|makes?|made|means?|remains?|becomes?|gets?|"
+    r"case|choice|option|fit|bet|pick|solution|alternative)\b|[,.;:!?)\]—–-]|$)",
+    re.I,
+)
+
+
+def _attributive(text: str, end: int, cues: list[tuple[int, int, str]]) -> bool:
+    """An adjective right before a noun no dimension names judges that noun: "a flexible
+    architecture", "a good article". Chinese runs together and is left alone."""
+    after = text[end : end + 30]
+    if has_cjk(after[:3]) or _FUNCTION_NEXT.match(after):
+        return False
+    word = re.match(r"\s+([A-Za-z][\w-]*)", after)
+    if word is None:
+        return False
+    at = end + word.start(1)
+    return not any(s <= at < e for s, e, _ in cues)

@@ -13,7 +13,10 @@ import re
 
 NEUTRAL = 0.0  # a result that rules out a stance on the outcome it names
 
-_THING = r"(?:risks?|rates?|incidence|occurrence|odds|numbers?|hazards?|events?|deaths?|mortality)"
+_THING = (
+    r"(?:risks?|rates?|incidence|occurrence|odds|numbers?|hazards?|events?|deaths?|mortality|"
+    r"hospitali[sz]ations?|heart attacks?|strokes?|infarctions?|admissions?|complications?)"
+)
 _VERB = r"(?:reduc(?:e|es|ed|ing)|lower(?:s|ed|ing)?|decreas(?:e|es|ed|ing)|cuts?)"
 _UP = r"(?:increas(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|doubl(?:e|es|ed|ing))"
 
@@ -28,7 +31,8 @@ _PATTERNS: list[tuple[re.Pattern[str], float]] = [
             r"\bdid not (?:significantly )?(?:differ|change|affect|alter|worsen)\b|"
             r"\bno (?:impact|effect|difference|increase) (?:on|in|of|between)\b|"
             r"\bsimilar (?:rates?|risks?|incidence|outcomes?)\b|\b(?:was|were|is|are) neutral\b|"
-            r"\bneutral (?:effect|impact|on)\b|\bnot associated with\b",
+            r"\bneutral (?:effect|impact|on)\b|\bnot associated with\b|"
+            r"(?:无|没有)(?:统计学)?显著(?:性)?差异|非劣效",
             re.I,
         ),
         NEUTRAL,
@@ -38,7 +42,8 @@ _PATTERNS: list[tuple[re.Pattern[str], float]] = [
             rf"\bdid not (?:significantly )?(?:{_VERB}|improve)\b|"
             rf"\b(?:significantly |substantially |markedly )?{_UP}\s+(?:the\s+)?"
             rf"(?:\w+\s+){{0,2}}?{_THING}\b|\b(?:higher|increased|elevated|greater) "
-            rf"(?:\w+ )?(?:risks?|rates?|incidence|odds|mortality)\b",
+            rf"(?:\w+ )?(?:risks?|rates?|incidence|odds|mortality)\b|"
+            r"(?:显著)?增加了?[\u4e00-\u9fff]{0,8}?(?:风险|发生率|死亡率)",
             re.I,
         ),
         -1.0,
@@ -51,8 +56,11 @@ _PATTERNS: list[tuple[re.Pattern[str], float]] = [
             r"(?:risk\s+)?reduction\b|"
             rf"\b(?:significant|substantial|marked)\s+reductions?\b|"
             rf"\breductions? in (?:the\s+)?{_THING}\b|\brisk[- ]reduc(?:ing|tion)\b|"
-            r"\b(?:lower|reduced|decreased|fewer) (?:\w+ )?(?:risks?|rates?|incidence|odds|"
-            r"mortality|events|deaths)\b|\bimproved (?:\w+ )?outcomes?\b",
+            rf"\b(?:lower|reduced|decreased|fewer) (?:\w+ )?{_THING}\b|"
+            r"\bimproved (?:\w+ )?outcomes?\b|"
+            r"\b(?:risks?|rates?|incidence|odds) of [\w -]{1,40}? (?:was|were) "
+            r"(?:\d+(?:\.\d+)?\s?% )?(?:lower|reduced)\b|"
+            r"(?:显著)?(?:降低|减少)了?[\u4e00-\u9fff]{0,8}?(?:风险|发生率|死亡率|血糖)|降糖",
             re.I,
         ),
         1.0,

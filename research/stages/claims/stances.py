@@ -24,6 +24,12 @@ def stance_polarity(sentence: str, options: Sequence[str] = ()) -> int:
     return (score > 0) - (score < 0)
 
 
+def neutral_masked(text: str) -> str:
+    """The text with its set phrases that look like judgements but are not ("stable
+    release", "non-inferior", "free trial") blanked, offsets kept."""
+    return _NEUTRAL.sub(_blank, text)
+
+
 def stance_score(sentence: str, options: Sequence[str] = ()) -> float:
     return sum(hit.weight for hit in stance_hits(sentence, options))
 
@@ -94,7 +100,9 @@ _BETWEEN_EN = r"(?:(?!(?:" + _alt(cues.NOT_BETWEEN_EN) + r")\b)[\w-]+\s+)?"
 # "risk reduction" and "risk factors" are not amounts of risk.
 _THINGS_EN = (
     r"(?:(?P<good>" + _alt(cues.GOOD_THINGS_EN) + r")|" + _alt(cues.BAD_THINGS_EN) + r")"
-    r"(?![\w-])(?!\s+(?:reduction|reductions|factors?|assessment|management|scores?|profile)\b)"
+    r"(?![\w-])(?!\s+(?:reduction|reductions|factors?|assessment|management|scores?|profile|"
+    r"benchmarks?|tests?|numbers|figures|results|metrics|measurements?|comparisons?|section|"
+    r"charts?|data)\b)"
 )
 _AMOUNT_BEFORE_EN = re.compile(
     r"\b(?:(?P<more>"

@@ -40,7 +40,7 @@ TOPICS: dict[str, Topic] = {
         inexpensive free paid subscriptions? per_(?:month|year|user|seat) a_month a_year
         monthly annual(?:ly)? /(?:mo|month|yr|year|user) budget fees? discounts? coupons?
         copay insurance generics? list_price savings \$\d[\d,.]* 成本 价格 费用 免费 收费 昂贵 便宜
-        月费 年费 划算"""),
+        月费 年费 划算 贵"""),
         good=_w(r"""free free_of_charge no_cost cheap(?:er|est)? affordable inexpensive
         low(?:er)?[-\s]cost low(?:er)?_pric(?:e|es|ing) reduced_(?:cost|price)
         reasonabl[ey]_priced reasonable_prices? generics?_(?:is|are)_available
@@ -62,6 +62,7 @@ TOPICS: dict[str, Topic] = {
         许可证 协议 授权 自由软件 código_abierto código_aberto software_libre software_livre
         logiciel_libre"""),
         good=_w(r"""open[-\s]source(?:d)? free_software free_and_open permissive fully_open
+        licen[cs]ed_under_(?:the_)?(?:mit|apache|bsd|mpl|isc|gpl|agpl|lgpl)
         full_source_code
         source_code_is_(?:public|available) under_the_(?:mit|apache|bsd|gpl|agpl|mpl)
         (?:mit|apache|bsd|gpl|agpl|mpl)[-\s]licen[cs]ed 开源 自由软件 código_abierto
@@ -101,7 +102,8 @@ TOPICS: dict[str, Topic] = {
         integrations? communit(?:y|ies) adoption adopted popular(?:ity)? downloads?
         mature maturity battle-tested production-ready stars contributors tooling toolchain
         used_by 生态 生态系统 插件 社区 第三方 下载量 成熟 成熟度 周边 配套 企业级 工具链"""),
-        good=_w(r"""mature extensive_ecosystem rich_ecosystem large_ecosystem huge_ecosystem
+        good=_w(r"""fast(?:est)?-growing (?:growing|grown)_(?:fast|rapidly|quickly)
+        mature extensive_ecosystem rich_ecosystem large_ecosystem huge_ecosystem
         massive_ecosystem battle-tested production-ready widely_(?:used|adopted)
         most_popular popular industry_standard 生态丰富 生态完善 生态成熟 生态庞大
         配套齐全"""),
@@ -157,7 +159,7 @@ TOPICS: dict[str, Topic] = {
         maintain maintenance scaling complexity complex simple simplicity dependenc(?:y|ies)
         moving_parts memory footprint overhead lightweight light-weight heavyweight
         docker_image image_size single_binary binary install(?:ation)? infrastructure
-        zookeeper resources overkill 运维 部署 集群 配置 复杂 简单 内存 资源 依赖"""),
+        zookeeper resources overkill 运维 部署 集群 配置 复杂 简单 内存 资源 依赖 开销"""),
         good=_w(r"""simple_to_(?:deploy|operate|run|set_?up|install|configure|manage|maintain)
         easy_to_(?:deploy|operate|run|set_?up|install|configure|manage|maintain)
         easier_to_(?:deploy|operate|run|set_?up|install|configure|manage|maintain)
@@ -290,10 +292,13 @@ def verdict_patterns(dimension: str) -> tuple[re.Pattern[str] | None, re.Pattern
 
 
 def _name_words(dimension: str) -> list[str]:
+    """The dimension's own name as a cue: in Chinese, whole; otherwise its head word
+    ("audits" of "security audits": "security" alone is not about audits)."""
     if has_cjk(dimension):
         return [dimension]
     words = re.findall(r"[a-z0-9][a-z0-9-]*", dimension.lower())
-    return [w for w in words if w not in GENERIC_NAME_WORDS and len(w) > 2]
+    head = words[-1:] if topics_for(dimension) else words
+    return [w for w in head if w not in GENERIC_NAME_WORDS and len(w) > 2]
 
 
 def _compile(words: list[str]) -> re.Pattern[str] | None:
@@ -308,6 +313,39 @@ def _compile(words: list[str]) -> re.Pattern[str] | None:
     if cjk:
         parts.append("|".join(sorted(set(cjk), key=len, reverse=True)))
     return re.compile("|".join(parts), re.I)
+
+
+@lru_cache(maxsize=256)
+def _other_topics(dimensions: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    used = {id(t) for d in dimensions for t in topics_for(d)}
+    others = []
+    for name, topic in TOPICS.items():
+        if name not in _DISTINCT or id(topic) in used:
+            continue
+        if topic.cues and (pattern := _compile(list(topic.cues))):
+            others.append((f"~{name}", pattern))
+    return tuple(others)
+
+
+# Topics whose words name a thing apart ("learning curve", "expensive", "latency"); the
+# others share too many words ("update", "support") to say what a judging word is about.
+_DISTINCT = frozenset(
+    "learning cost licence latency security audits efficacy cardiovascular reliability".split()
+)
+
+
+def other_cues(text: str, dimensions) -> list[tuple[int, int, str]]:
+    """Cues of topics none of the dimensions is about, each as (start, end, "~topic"): a
+    judging word next to one judges that topic, not a dimension of the run. A word that is
+    also a cue of a dimension of the run is left to it."""
+    own = _compile([w for d in dimensions for t in topics_for(d) for w in t.cues])
+    mine = [m.span() for m in own.finditer(text)] if own else []
+    hits = []
+    for name, pattern in _other_topics(tuple(dimensions)):
+        for m in pattern.finditer(text):
+            if not any(s < m.end() and m.start() < e for s, e in mine):
+                hits.append((m.start(), m.end(), name))
+    return hits
 
 
 @lru_cache(maxsize=1)
