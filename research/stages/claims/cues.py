@@ -225,7 +225,10 @@ NEUTRAL = [
     r"\b(?:report|reporting|file|filing|fix|fixes|fixed|fixing)\s+(?:a |any |the |some |many |"
     r"several |known )?bugs?\b",
     r"\bnon-?inferior(?:ity)?\b",
-    r"\bunstable angina\b|\bfree trials?\b",
+    r"\bunstable angina\b|\bfree trials?\b|\b(?:community|self)[- ]audited\b",
+    r"\baudit (?:trails?|logs?|logging)\b|\bfree (?:of|from) (?!charge)\w+",
+    r"\bfast(?:er)? to (?:code|develop|write|build|ship|prototype)\b|\bspeed to develop\b|"
+    r"\b(?:development|coding|developer|dev) speed\b|\bfaster (?:development|coding|prototyping)\b",
     r"\b(?:at|with|and) (?:a )?(?:very )?(?:high|higher|increased|elevated|low) "
     r"(?:[\w-]+ ){0,2}?risks?\b|"
     r"\bhigh[- ]risk (?:patients|populations?|groups?|individuals|people)\b",

@@ -35,12 +35,15 @@ _SELF_DESCRIPTION = re.compile(
     r"^(?:in )?(?:this|the following|our|the present) (?:article|post|blog post|guide|"
     r"tutorial|page|video|section|chapter|review|comparison|benchmark|report|analysis|"
     r"write-?up|piece|overview|table|chart|list|survey)\b|"
+    r"^an? (?:[\w-]+ ){0,3}(?:benchmark|comparison|guide|overview|review|look|introduction|"
+    r"tutorial|analysis)s? (?:comparing|of|to|at|on|into)\b|"
     r"^(?:here(?:'s| is| are)|below (?:is|are|we)|we(?:'ll| will) (?:look|compare|explore|"
     r"cover|discuss|walk)|let's (?:look|compare|dive|explore))\b|"
     r"^(?:本文|这篇文章|本篇|下面|接下来|以下)(?:将|会|我们|来|对|介绍|比较|对比|分析|总结)",
     re.I,
 )
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+\S")  # "1.1 React: ..."
+_LINK = re.compile(r"https?://\S+")
 _MARKER = re.compile(r"\s*(?:[-*+•·▪◦‣–—]|\d{1,2}[.)、]|[①-⑩])\s*")
 # "Feature Status: Stable ... Documentation Source: https://...": fields, not sentences.
 _METADATA = re.compile(
@@ -95,7 +98,7 @@ def not_a_statement(quote: str, before: str = "", after: str = "") -> str | None
         return "a heading"
     if _CALL_TO_ACTION.match(body):
         return "a call to action"
-    if _METADATA.search(body):
+    if _METADATA.search(body) or _LINK.search(body):
         return "page metadata"
     if _SELF_DESCRIPTION.search(body):
         return "the page describing itself"

@@ -193,7 +193,8 @@ def _clauses_in_scope(point: Point, options: Sequence[str], aliases: dict) -> bo
 # "with ZooKeeper", "on top of PostgreSQL": a product named in CamelCase beside the option.
 _WITH_PRODUCT = re.compile(
     r"\b(?:clusters?|setups?|deployments?|installations?|mode|versions?|configurations?|"
-    r"running|backed|built)\s+(?:with|on top of|alongside|on|by)\s+([A-Z][a-z]+[A-Z][A-Za-z]*)\b"
+    r"running|backed|built|bottlenecks?|limitations?|problems?|issues?|trouble)\s+"
+    r"(?:with|on top of|alongside|on|by|in)\s+([A-Z][a-z]+(?:[A-Z][A-Za-z]*)?)\b"
 )
 
 
@@ -415,6 +416,8 @@ _NOT_JUDGED = re.compile(
     r"\bwhen (?:building|you need|you want)\b.*|"
     r"\bdiffer(?:s|ing)? (?:mainly |mostly |primarily |chiefly )?(?:in|on)\b.*|"
     r"\btrade-?offs? (?:between|in|of)\b.*|"
+    r"\b(?:might|may|could) (?:have )?(?:contributed|contribute|explained|explain|"
+    r"accounted|account|been due|be due)\b.*|"
     r"(?:适合|适用于?|适用场景|用于|面向)[^，,。；;]*|是否[^，,。；;]*|"
     r"\b(?:at|under|with) (?:very |relatively )?(?:low|lower|high|higher|moderate|heavy|light|"
     r"small|large|larger|smaller) (?:throughputs?|loads?|volumes?|scale|traffic|concurrency|"
@@ -480,13 +483,12 @@ def _signs(
     evaluative word over the same words adds nothing. A neutral result ("no significant
     difference") leaves its dimension without a stance."""
     generic = stance_hits(text)
-    amounts = [
-        h for h in generic if h.amount and any(s < h.end and h.start < e for s, e, _ in cues)
-    ]
+    wider = [h for h in generic if any(s < h.end and h.start < e for s, e, _ in cues)]
     read: list[Hit] = []
     for s, e, w, d in _verdict_hits(text, dimensions):
-        # "low operational overhead": the amount reads the verdict word with its level.
-        if any(a.start <= s and e <= a.end and (a.end - a.start) > (e - s) for a in amounts):
+        # "low operational overhead", "adds only 3% overhead": the wider reading holds the
+        # verdict word with what qualifies it.
+        if any(h.start <= s and e <= h.end and (h.end - h.start) > (e - s) for h in wider):
             continue
         read.append((s, e, w * _turned(text, s, e), d))
     others = other_cues(text, dimensions)
@@ -552,8 +554,12 @@ def _verdict_hits(text: str, dimensions: Sequence[str]) -> list[Hit]:
     hits.sort(key=lambda h: -(h[1] - h[0]))
     kept: list[Hit] = []
     for hit in hits:
-        if not any(hit[0] < e and s < hit[1] and d == hit[3] for s, e, _, d in kept):
-            kept.append(hit)
+        inside = [k for k in kept if hit[0] < k[1] and k[0] < hit[1]]
+        # The same words on two dimensions may both count ("cheap and open source"), but
+        # a shorter reading inside a longer one does not ("fastest-growing" is not fast).
+        if any(k[3] == hit[3] or (k[0] <= hit[0] and hit[1] <= k[1]) for k in inside):
+            continue
+        kept.append(hit)
     return kept
 
 

@@ -309,7 +309,7 @@ def _compile(words: list[str]) -> re.Pattern[str] | None:
     parts = []
     if latin:
         body = "|".join(sorted(set(latin), key=len, reverse=True))
-        parts.append(r"(?<![\w$])(?:" + body + r")(?:s|es|ed|d)?(?!\w)")
+        parts.append(r"(?<![\w$-])(?:" + body + r")(?:s|es|ed|d)?(?!\w)")
     if cjk:
         parts.append("|".join(sorted(set(cjk), key=len, reverse=True)))
     return re.compile("|".join(parts), re.I)
