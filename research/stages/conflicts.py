@@ -67,6 +67,16 @@ _VERSION = re.compile(
     r"(?<![A-Za-z0-9.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)\b|\bversion\s?\d+(?:\.\d+)*", re.I
 )
 # Pairs of words that cannot both hold of one thing. Each side is a regular expression.
+# What each pair of opposite terms is about, in the order of OPPOSITES.
+OPPOSITE_POINTS = [
+    "encryption",
+    "open source",
+    "stability",
+    "support",
+    "persistence",
+    "synchronous or asynchronous",
+    "maintenance status",
+]
 OPPOSITES: list[tuple[str, str]] = [
     (r"\bencrypted\b|加密存储", r"\bunencrypted\b|\bplain ?text\b|\bin the clear\b|明文|未加密"),
     (
@@ -278,7 +288,7 @@ def _judge(
     why = _why(a, b, shared, shared_weight, rarity)
     if why is None:
         return None
-    point = _point(shared, rarity, a.quote) or (a.dimension or "")
+    point = _named(why, a, b, shared, rarity)
     kind, note = _explain(a, b, why, point)
     # Rank by how much of both sentences the shared point is (cosine of their rare words),
     # so two long sentences that share boilerplate do not outrank a pointed disagreement.
@@ -295,6 +305,23 @@ def _judge(
         + named
     )
     return Conflict(a, b, point, why, kind, note, weight)
+
+
+def _named(
+    why: str, a: Statement, b: Statement, shared: frozenset[str], rarity: dict[str, float]
+) -> str:
+    """What the two disagree about, in a short phrase from their own words: the point one
+    denies, the outcome, the measure two ranks are on, the dimension judged; never a run
+    of cut words."""
+    if why == "negation":
+        return _denied_surface(a, b, rarity) or _denied_surface(b, a, rarity) or ""
+    if why == "opposites":
+        outcome = _differing_outcome(a.text, b.text)
+        return outcome or _opposite_label(a.text, b.text) or ""
+    if why == "comparison":
+        points = sorted(named_points(a.text) & named_points(b.text), key=len, reverse=True)
+        return points[0] if points else (a.dimension or "")
+    return a.dimension or ""
 
 
 def _mass(statement: Statement, rarity: dict[str, float]) -> float:
@@ -362,27 +389,41 @@ _FILLER_WORDS = frozenset(
 def _denied_point(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
     """A point `a` denies outright ("no persistence", "不支持离线模式") that `b` states
     without denying it: the same words, in order, close together."""
-    for phrase in _denials(a.text):
+    for phrase, _ in _denials_with_words(a.text):
         if _worth_a_point(phrase, rarity) and _states(b.text, phrase):
             return " ".join(phrase)
     return None
 
 
-@lru_cache(maxsize=8192)
+def _denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
+    """The denied point as `a` writes it ("offline mode", "persistence")."""
+    for phrase, words in _denials_with_words(a.text):
+        if _worth_a_point(phrase, rarity) and _states(b.text, phrase):
+            return words
+    return None
+
+
 def _denials(text: str) -> tuple[tuple[str, ...], ...]:
-    """The points a text denies: up to three content words right after each negation, but
-    not in a condition or an audience ("for developers without a functional background",
-    "对于没有……的开发者来说", "if you don't need")."""
+    return tuple(phrase for phrase, _ in _denials_with_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _denials_with_words(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The points a text denies, each as (stems, its words as written): up to three
+    content words right after each negation, but not in a condition or an audience ("for
+    developers without a functional background", "对于没有……的开发者来说", "if you don't
+    need")."""
     found = []
     text = _CONDITION.sub(" ", _NOT_A_DENIAL.sub(" ", text))
     for match in _DENIAL_EN.finditer(text):
-        words = [w for w in re.findall(r"[a-z0-9][\w'-]*", match.group("what").lower())]
-        content = [_stem(w) for w in words if w not in _FILLER_WORDS and w not in GENERIC]
+        words = [w for w in re.findall(r"[A-Za-z0-9][\w'-]*", match.group("what"))]
+        content = [w for w in words if w.lower() not in _FILLER_WORDS and w.lower() not in GENERIC]
         if content:
-            found.append(tuple(content[:3]))
+            stems = tuple(_stem(w.lower()) for w in content[:3])
+            found.append((stems, " ".join(content[:3])))
     for match in _DENIAL_ZH.finditer(text):
         if len(match.group("what")) >= 4:  # "没有运行时" is too short to be one point
-            found.append((match.group("what")[:4],))
+            found.append(((match.group("what")[:4],), match.group("what")[:4]))
     return tuple(found)
 
 
@@ -463,8 +504,15 @@ _RESULT_YES = re.compile(
 def _results_differ(a: str, b: str) -> bool:
     """One reports a reduction in an outcome that the other reports as not significant:
     the same named outcome ("non-fatal myocardial infarction"), opposite findings."""
+    return _differing_outcome(a, b) is not None
+
+
+def _differing_outcome(a: str, b: str) -> str | None:
     found_a, found_b = _results(a), _results(b)
-    return any(found_b.get(point) not in (None, found) for point, found in found_a.items())
+    for point, found in found_a.items():
+        if found_b.get(point) not in (None, found):
+            return point
+    return None
 
 
 @lru_cache(maxsize=8192)
@@ -500,6 +548,16 @@ _OUTCOME = re.compile(
     r"hypoglyca?emia|hba1c|body weight)\b",
     re.I,
 )
+
+
+def _opposite_label(a: str, b: str) -> str | None:
+    """The point of the first pair of opposite terms the two texts take different sides
+    of."""
+    for (yes, no), label in zip(_OPPOSITES, OPPOSITE_POINTS, strict=True):
+        side_a, side_b = _side(a.lower(), yes, no), _side(b.lower(), yes, no)
+        if side_a and side_b and side_a != side_b:
+            return label
+    return None
 
 
 def _side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> str | None:

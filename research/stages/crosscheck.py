@@ -487,8 +487,10 @@ def _contradiction(
 
 
 CHANGE = re.compile(
-    r"\b(?:switched|changed|moved|relicen[cs]ed|migrated|no longer|now|since|as of|"
-    r"archived|deprecated|discontinued)\b|改为|改成|变更|转为|已经|不再|自.{1,8}起",
+    r"\b(?:switched|switching|switches|changed|changing|moved|moving|relicen[cs](?:ed|ing)|"
+    r"migrated|migrating|no longer|now|since|as of|archived|deprecated|discontinued|"
+    r"(?:will|is going to|plans to) (?:switch|move|change|relicen[cs]e))\b|"
+    r"改为|改成|变更|转为|已经|不再|自.{1,8}起|将(?:改为|转为|切换)",
     re.I,
 )
 

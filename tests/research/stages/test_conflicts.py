@@ -234,3 +234,22 @@ def test_a_negated_term_in_chinese_sides_with_its_opposite():
     closed = _st("a", "Quillsync 是闭源商业软件，需要购买授权。", "a.example")
     not_open = _st("b", "Quillsync 并不是开源软件，源代码不公开。", "b.example")
     assert find_conflicts([closed, not_open, *FILLER]) == []
+
+
+def test_each_contradiction_names_its_point_in_a_short_phrase_from_the_quotes():
+    denial = find_conflicts(
+        [
+            _st("a", "Quillsync has no offline mode: edits made on a plane are lost.", "a.ex"),
+            _st("b", "The offline mode of Quillsync queues every edit until later.", "b.ex"),
+            *FILLER,
+        ]
+    )
+    assert [c.attribute for c in denial] == ["offline mode"]
+    clear = find_conflicts(
+        [
+            _st("a", "Quillsync keeps vault data in the clear on its sync servers.", "a.ex"),
+            _st("b", "Only encrypted vault data of Quillsync reaches its sync servers.", "b.ex"),
+            *FILLER,
+        ]
+    )
+    assert [c.attribute for c in clear] == ["encryption"]

@@ -308,3 +308,14 @@ def test_a_sentence_about_two_options_gives_each_the_figure_of_its_own_clause():
     )
     [found] = check.contradictions
     assert (found.option, found.attribute) == ("Loamdb", "size (KB)")
+
+
+def test_a_change_over_time_resolves_toward_the_side_that_reports_the_change():
+    check = _read(
+        ("old.example", "Loamdb will remain MIT licensed, its founders promised."),
+        ("new.example", "Loamdb is switching to the AGPL with its next release."),
+    )
+    [found] = check.contradictions
+    by_id = {c.id: c for c in check.claims}
+    assert found.cause == "time"
+    assert by_id[found.current].quote.startswith("Loamdb is switching")
