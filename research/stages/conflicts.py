@@ -379,6 +379,14 @@ _CONDITION = re.compile(
     r"(?:who|with|without))\b[^,.;:!?]*|对于[^，,。；;]*?(?:来说|而言)|如果[^，,。；;]*",
     re.I,
 )
+# A finding whose object is part of the point: "no reduction in cardiovascular death".
+_NEEDS_OBJECT = re.compile(
+    r"(?i)reductions?|increases?|differences?|changes?|effects?|improvements?|benefits?|risks?"
+)
+_PHRASE_ENDS = frozenset(
+    "on in for with at by from to when if because since unless until while and or but "
+    "so as than".split()
+)
 _FILLER_WORDS = frozenset(
     """a an the any do does did have has had be is are was were been its their it this that
     really actually just only even yet still always necessarily quite very much many more
@@ -390,15 +398,29 @@ def _denied_point(a: Statement, b: Statement, rarity: dict[str, float]) -> str |
     """A point `a` denies outright ("no persistence", "不支持离线模式") that `b` states
     without denying it: the same words, in order, close together."""
     for phrase, _ in _denials_with_words(a.text):
-        if _worth_a_point(phrase, rarity) and _states(b.text, phrase):
+        if (
+            _worth_a_point(phrase, rarity)
+            and not _names_an_option(phrase, a)
+            and _states(b.text, phrase)
+        ):
             return " ".join(phrase)
     return None
+
+
+def _names_an_option(phrase: tuple[str, ...], statement: Statement) -> bool:
+    """ "Django, not Flask, is the better choice" denies nothing about Flask's points."""
+    names = {_stem(t) for name in option_names(statement.option) for t in terms(name)}
+    return any(word in names for word in phrase)
 
 
 def _denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
     """The denied point as `a` writes it ("offline mode", "persistence")."""
     for phrase, words in _denials_with_words(a.text):
-        if _worth_a_point(phrase, rarity) and _states(b.text, phrase):
+        if (
+            _worth_a_point(phrase, rarity)
+            and not _names_an_option(phrase, a)
+            and _states(b.text, phrase)
+        ):
             return words
     return None
 
@@ -416,8 +438,12 @@ def _denials_with_words(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
     found = []
     text = _CONDITION.sub(" ", _NOT_A_DENIAL.sub(" ", text))
     for match in _DENIAL_EN.finditer(text):
-        words = [w for w in re.findall(r"[A-Za-z0-9][\w'-]*", match.group("what"))]
-        content = [w for w in words if w.lower() not in _FILLER_WORDS and w.lower() not in GENERIC]
+        content: list[str] = []
+        for word in re.findall(r"[A-Za-z0-9][\w'-]*", match.group("what")):
+            if content and word.lower() in _PHRASE_ENDS and not _NEEDS_OBJECT.match(content[-1]):
+                break  # "no offline edits on mobile": the point is "offline edits"
+            if word.lower() not in _FILLER_WORDS and word.lower() not in GENERIC:
+                content.append(word)
         if content:
             stems = tuple(_stem(w.lower()) for w in content[:3])
             found.append((stems, " ".join(content[:3])))
