@@ -468,7 +468,7 @@ def test_misses_lists_every_missed_fact_and_contradiction(corpus, tmp_path):
     listed = [line.strip() for line in output.splitlines() if " missed " in line]
     assert listed == [f"ledger missed fact: {m}" for m in ledger["missed_facts"]] + [
         f"ledger missed contradiction: {m}" for m in ledger["missed_contradictions"]
-    ]
+    ] + [f"ledger missed stance: {m}" for m in ledger["judgement"]["missed_stances"]]
 
 
 @pytest.mark.django_db
