@@ -5,6 +5,12 @@ and of those only the ones not flagged (a model's claim the deterministic reader
 other way): flagged claims are shown with their cells' evidence but count in no score, no
 consistency and no assessment. In LLM mode the model gives each cell's lean
 (decisions.model_leans). Every sentence it writes is in the plan's language.
+
+A recommendation never rests on a single site: when all of the best-scoring option's scored
+evidence comes from one independent site (a registrable domain), nothing is recommended and
+the reason says which option and which site; the ranking and the matrix stay as they are.
+A reason that names a cell ("On X it scores ...") is given only for a cell two or more
+independent sites back.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from decisions.missing import Reading, explain_gaps, missing_information
 from decisions.model_leans import Key, Leans, model_leans
 from decisions.scoring import (
     SourceInfo,
+    backing_sites,
     counted,
     model_dropped_note,
+    percent,
     rank,
     score_cell,
     source_infos,
@@ -48,7 +56,11 @@ _TEXT = {
         "nothing": "No evidence about any option could be verified, so nothing is recommended.",
         "unreachable": "{n} searches or pages could not be reached.",
         "top": "{option} has the highest weighted total, {total:.1f}/100, with evidence on "
-        "{covered} of {dims} dimensions.",
+        "{covered} of {dims} dimensions, {share}% of the weight.",
+        "single_site": "{option} has the highest weighted total, {total:.1f}/100 (evidence on "
+        "{covered} of {dims} dimensions, {share}% of the weight), but all of its scored "
+        "evidence comes from one site, {site}. A recommendation needs evidence from two or "
+        "more independent sites, so none is given.",
         "lead": "It leads {runner} ({total:.1f}) by {gap:.1f} points.",
         "best": "On {dim} it scores {score:.1f} (claims {ids}).",
         "page": "{url}: {status}",
@@ -60,7 +72,11 @@ _TEXT = {
     "zh": {
         "nothing": "没有任何候选项的证据得到核实，因此不作推荐。",
         "unreachable": "有 {n} 个检索或页面无法访问。",
-        "top": "{option}的加权总分最高，为 {total:.1f}/100，{dims} 个维度中有 {covered} 个有证据。",
+        "top": "{option}的加权总分最高，为 {total:.1f}/100，{dims} 个维度中有 {covered} 个有证据，"
+        "占权重的 {share}%。",
+        "single_site": "{option}的加权总分最高，为 {total:.1f}/100（{dims} 个维度中有 {covered} "
+        "个有证据，占权重的 {share}%），但其全部评分证据都来自同一个站点：{site}。作出推荐"
+        "需要两个以上独立站点的证据，因此不作推荐。",
         "lead": "领先{runner}（{total:.1f}）{gap:.1f} 分。",
         "best": "在{dim}方面得 {score:.1f} 分（论断 {ids}）。",
         "page": "{url}：{status}",
@@ -171,10 +187,10 @@ def decide(
     matrix = _matrix(plan, check, by_cell, sources, today, leans)
     cells = explain_gaps(matrix, reading, language)
     weights = {d.name: d.weight for d in plan.dimensions}
-    totals = {
-        o: _rounded(total([c for c in cells if c.option == o], weights)) for o in plan.options
-    }
-    ranking = rank(totals, cells)
+    own = {o: [c for c in cells if c.option == o] for o in plan.options}
+    totals = {o: _rounded(total(own[o], weights)) for o in plan.options}
+    sites = {o: backing_sites(own[o], check.claims, sources) for o in plan.options}
+    ranking = rank(totals, cells, weights, sites)
     quotes = (verified.checked - verified.dropped, verified.checked)
     assessment = assess(
         cells, ranking, check, sources, *quotes, plan.options, today, language=language
@@ -188,6 +204,7 @@ def decide(
     ctx.record(
         "recommendation",
         option=recommendation.option,
+        single_site=recommendation.single_site,
         reasons=recommendation.reasons,
         confidence=assessment.confidence,
         method=assessment.method,
@@ -310,6 +327,9 @@ def _recommend(
     unreachable: list[str],
     language: str = "en",
 ) -> Recommendation:
+    """The best-scoring option, unless nothing was verified or all of its scored evidence
+    comes from one site; a reason naming a cell only for a cell two or more independent
+    sites back."""
     text = _text(language)
     scored = [r for r in ranking if r.total is not None]
     if not scored:
@@ -318,19 +338,30 @@ def _recommend(
             reasons.append(text["unreachable"].format(n=len(unreachable)))
         return Recommendation(option=None, reasons=reasons, low_confidence=True)
     top = scored[0]
-    reasons = [
-        text["top"].format(
-            option=top.option,
-            total=top.total,
-            covered=top.cells_with_evidence,
-            dims=sum(1 for c in cells if c.option == top.option),
+    facts = {
+        "option": top.option,
+        "total": top.total,
+        "covered": top.cells_with_evidence,
+        "dims": sum(1 for c in cells if c.option == top.option),
+        "share": percent(top.evidence_share or 0.0),
+    }
+    if len(top.sites) < 2:
+        site = top.sites[0] if top.sites else ""
+        reasons = [text["single_site"].format(**facts, site=site)]
+        if unreachable:
+            reasons.append(text["unreachable"].format(n=len(unreachable)))
+        return Recommendation(
+            option=None,
+            reasons=reasons,
+            low_confidence=confidence < threshold,
+            single_site=site or None,
         )
-    ]
+    reasons = [text["top"].format(**facts)]
     if len(scored) > 1:
         gap = top.total - scored[1].total  # type: ignore[operator]
         reasons.append(text["lead"].format(runner=scored[1].option, total=scored[1].total, gap=gap))
     best = sorted(
-        (c for c in cells if c.option == top.option and not c.missing),
+        (c for c in cells if c.option == top.option and corroborated(c)),
         key=lambda c: -(c.score or 0),
     )[:2]
     reasons += [
@@ -338,6 +369,11 @@ def _recommend(
         for c in best
     ]
     return Recommendation(option=top.option, reasons=reasons, low_confidence=confidence < threshold)
+
+
+def corroborated(cell: ScoreCell) -> bool:
+    """A scored cell two or more independent sites back: the least a reason may rest on."""
+    return not cell.missing and cell.score is not None and cell.sites >= 2
 
 
 def unreachable_sources(notes: Notes, candidates: Candidates, language: str = "en") -> list[str]:

@@ -61,6 +61,7 @@ _EN: dict[str, str] = {
     "provisional": "Provisional recommendation: {option}.",
     "no_recommendation": "No recommendation.",
     "no_recommendation_why": "The evidence needed to make one was not there.",
+    "no_recommendation_single_site": "The best-scoring option rests on a single site.",
     "confidence_short": "Confidence {confidence}/100 (threshold {threshold}).",
     "confidence_short_low": "Confidence {confidence}/100, below the threshold of {threshold}.",
     "why": "Why:",
@@ -97,14 +98,21 @@ _EN: dict[str, str] = {
     "sentence_sep": " ",
     "contradiction_where_one": "`{id}`, the only one found; both quotes under {section}",
     "colon": ": ",
-    "total_item": "{rank}. {option}: {total}",
+    "total_item": "{rank}. {option}: {total} ({share})",
+    "total_item_none": "{rank}. {option}: {total}",
+    "evidence_share": "evidence on {covered} of {dimensions} dimensions, {share}% of the weight",
     "item_sep": "; ",
     "option_line": "- **{name}** ({origin}): {detail}",
     "contradiction_line": "- **{option}, {topic}** (`{id}`){judged}: {said}.{cause}",
     "consensus_line": "- **{option}, {topic} = {value}**: {agree}",
     # reasons
     "reason_total": "{option} has the highest weighted total, {total}/100, with evidence on "
-    "{covered} of {dimensions} dimensions ({cites}).",
+    "{covered} of {dimensions} dimensions, {share}% of the weight ({cites}).",
+    "reason_single_site": "{option} has the highest weighted total, {total}/100 (evidence on "
+    "{covered} of {dimensions} dimensions, {share}% of the weight), but all of its scored "
+    "evidence comes from one site, {site} ({cites}). A recommendation needs evidence from two "
+    "or more independent sites, so none is given; the ranking and the score matrix below "
+    "stand as they are.",
     "reason_margin": "It leads {runner} ({runner_total}) by {gap} points.",
     "reason_close": "It leads {runner} ({runner_total}) by only {gap} points, a close race.",
     "reason_alone": "No other option has a verified total to compare against.",
@@ -112,6 +120,8 @@ _EN: dict[str, str] = {
     "{runner_score} for {runner} ({cites}).",
     "reason_strongest": "On {dimension} (weight {weight}%) it scores {score}, its largest "
     "contribution to the total ({cites}).",
+    "reason_backed": "On {dimension} (weight {weight}%) it scores {score}, backed by {sites} "
+    "independent sites ({cites}).",
     "reason_nothing_read": "No source could be read, so nothing is recommended.",
     "reason_nothing_verified": "No claim about any option could be verified in the sources "
     "read ({cites}), so nothing is recommended.",
@@ -137,7 +147,9 @@ _EN: dict[str, str] = {
     "none_found": "none found",
     # score matrix
     "matrix_intro": "Each score is `{formula}` (all 0-100). A cell with no evidence is marked "
-    "missing; it gets no number and is left out of its option's weighted total.",
+    "missing and gets no number; in its option's weighted total, the mean over every dimension "
+    "with the dimension weights, it counts as neutral (50): no evidence is neither good nor "
+    "bad news.",
     "col_option": "Option",
     "col_score": "Score",
     "part_base": "base",
@@ -238,6 +250,7 @@ _ZH: dict[str, str] = {
     "provisional": "暂定推荐：{option}。",
     "no_recommendation": "不作推荐。",
     "no_recommendation_why": "缺少作出推荐所需的证据。",
+    "no_recommendation_single_site": "得分最高的选项只有单一站点的证据。",
     "confidence_short": "置信度 {confidence}/100（阈值 {threshold}）。",
     "confidence_short_low": "置信度 {confidence}/100，低于阈值 {threshold}。",
     "why": "理由：",
@@ -267,19 +280,26 @@ _ZH: dict[str, str] = {
     "sentence_sep": "",
     "contradiction_where_one": "`{id}`，仅此一处，原文见“{section}”",
     "colon": "：",
-    "total_item": "{rank}. {option}：{total}",
+    "total_item": "{rank}. {option}：{total}（{share}）",
+    "total_item_none": "{rank}. {option}：{total}",
+    "evidence_share": "{dimensions} 个维度中有 {covered} 个有证据，占权重的 {share}%",
     "item_sep": "；",
     "option_line": "- **{name}**（{origin}）：{detail}",
     "contradiction_line": "- **{option}，{topic}**（`{id}`）{judged}：{said}。{cause}",
     "consensus_line": "- **{option}，{topic} = {value}**：{agree}",
     "reason_total": "{option}的加权总分最高，为 {total}/100，{dimensions} 个维度中有 {covered} "
-    "个有证据（{cites}）。",
+    "个有证据，占权重的 {share}%（{cites}）。",
+    "reason_single_site": "{option}的加权总分最高，为 {total}/100（{dimensions} 个维度中有 "
+    "{covered} 个有证据，占权重的 {share}%），但其全部评分证据都来自同一个站点：{site}（{cites}）。"
+    "作出推荐需要两个以上独立站点的证据，因此不作推荐；下文的排名和评分矩阵照常列出。",
     "reason_margin": "领先{runner}（{runner_total}）{gap} 分。",
     "reason_close": "仅领先{runner}（{runner_total}）{gap} 分，差距很小。",
     "reason_alone": "没有其他选项有经过核实的总分可供比较。",
     "reason_versus": "在{dimension}（权重 {weight}%）上得分 {score}，{runner}为 {runner_score}"
     "（{cites}）。",
     "reason_strongest": "在{dimension}（权重 {weight}%）上得分 {score}，是其总分的最大贡献项"
+    "（{cites}）。",
+    "reason_backed": "在{dimension}（权重 {weight}%）上得分 {score}，有 {sites} 个独立站点支持"
     "（{cites}）。",
     "reason_nothing_read": "没有任何来源可以读取，因此不作推荐。",
     "reason_nothing_verified": "在已阅读的来源（{cites}）中，没有任何关于这些选项的主张得到核实，"
@@ -301,8 +321,9 @@ _ZH: dict[str, str] = {
     "col_weight": "权重",
     "col_evidence": "证据",
     "none_found": "未找到",
-    "matrix_intro": "每项得分 = `{formula}`（均为 0-100）。没有证据的单元格标为缺失：不给分数，"
-    "也不计入该选项的加权总分。",
+    "matrix_intro": "每项得分 = `{formula}`（均为 0-100）。没有证据的单元格标为缺失，不给分数；"
+    "该选项的加权总分按维度权重对全部维度求平均，缺失的单元格按中性（50）计："
+    "没有证据既不算好消息，也不算坏消息。",
     "col_option": "选项",
     "col_score": "得分",
     "part_base": "基础判断",

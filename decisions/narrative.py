@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decisions.assessment import CLOSE_RACE
-from decisions.scoring import current_side
+from decisions.scoring import current_side, evidence_share, percent
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -38,37 +38,56 @@ class Say:
 def reasons(
     decision: Decision, plan: Plan, claims: dict[str, Claim], cite: Cite, read: list[str]
 ) -> list[Say]:
-    """At most three: the winner's total, its margin, and the dimension that decided it."""
+    """At most three: the winner's total, its margin, and the dimension that decided it,
+    named only when two or more independent sites back the winner's cell there."""
     option = decision.recommendation.option
     scored = {r.option: r for r in decision.ranking if r.total is not None}
     if option is None or option not in scored:
-        return _no_recommendation(decision, read, cite)
+        return _no_recommendation(decision, plan, claims, cite, read)
     top = scored[option]
     runner = next((r for r in decision.ranking if r.total is not None and r.option != option), None)
     mine = _cells(decision.matrix, option)
-    said = [
-        Say(
-            "reason_total",
-            {
-                "option": option,
-                "total": f"{top.total:.1f}",
-                "covered": top.cells_with_evidence,
-                "dimensions": len(plan.dimensions),
-                "cites": cite(_sources(mine.values(), claims)),
-            },
-        ),
-        _margin(top, runner),
-    ]
+    said = [Say("reason_total", _standing(top, decision, plan, claims, cite)), _margin(top, runner)]
     decisive = _decisive(mine, runner, decision.matrix, plan, claims, cite)
     return ([*said, decisive] if decisive else said)[:MAX_REASONS]
 
 
-def _no_recommendation(decision: Decision, read: list[str], cite: Cite) -> list[Say]:
-    said = [
-        Say("reason_nothing_verified", {"cites": cite(read)})
-        if read
-        else Say("reason_nothing_read")
-    ]
+def _standing(
+    top: RankedOption, decision: Decision, plan: Plan, claims: dict[str, Claim], cite: Cite
+) -> dict[str, Any]:
+    """An option's total, how much of the weight rests on evidence, and its sources."""
+    return {
+        "option": top.option,
+        "total": f"{top.total:.1f}",
+        "covered": top.cells_with_evidence,
+        "dimensions": len(plan.dimensions),
+        "share": percent(share_of(top, decision, plan)),
+        "cites": cite(_sources(_cells(decision.matrix, top.option).values(), claims)),
+    }
+
+
+def share_of(ranked: RankedOption, decision: Decision, plan: Plan) -> float:
+    """How much of the user's weight rests on evidence for an option, 0-100; worked out from
+    the matrix for a decision written before the ranking kept it."""
+    if ranked.evidence_share is not None:
+        return ranked.evidence_share
+    weights = {d.name: d.weight for d in plan.dimensions}
+    cells = [c for c in decision.matrix if c.option == ranked.option and c.dimension in weights]
+    return evidence_share(cells, weights)
+
+
+def _no_recommendation(
+    decision: Decision, plan: Plan, claims: dict[str, Claim], cite: Cite, read: list[str]
+) -> list[Say]:
+    best = next((r for r in decision.ranking if r.total is not None), None)
+    site = decision.recommendation.single_site
+    if site and best is not None:
+        facts = _standing(best, decision, plan, claims, cite)
+        said = [Say("reason_single_site", facts | {"site": site})]
+    elif read:
+        said = [Say("reason_nothing_verified", {"cites": cite(read)})]
+    else:
+        said = [Say("reason_nothing_read")]
     if decision.unreachable:
         said.append(Say("reason_unreachable", {"section": "background"}))
     return said
@@ -93,22 +112,33 @@ def _decisive(
     cite: Cite,
 ) -> Say | None:
     """The dimension where the winner gains most on the runner-up, weighted; without a
-    comparable runner-up, the dimension that adds most to the winner's own total."""
-    if not mine:
+    comparable runner-up, the dimension that adds most to the winner's own total. Only
+    cells two or more independent sites back count: a reason never rests on one site, so
+    none is given when no cell of the winner's is so backed."""
+    backed = {d: c for d, c in mine.items() if c.sites >= 2}
+    if not backed:
         return None
     weights = {d.name: d.weight for d in plan.dimensions}
     theirs = _cells(matrix, runner.option) if runner else {}
     gain = {
         d: weights.get(d, 0) * ((cell.score or 0) - (theirs[d].score or 0))
-        for d, cell in mine.items()
-        if d in theirs
+        for d, cell in backed.items()
+        if d in theirs and theirs[d].sites >= 2
     }
     dim = max(gain, key=gain.__getitem__, default=None)
     if runner is not None and dim is not None and gain[dim] > 0:
         versus = {"runner": runner.option, "runner_score": f"{theirs[dim].score:.1f}"}
         return Say("reason_versus", _on(dim, mine[dim], weights, claims, cite) | versus)
-    dim = max(mine, key=lambda d: weights.get(d, 0) * (mine[d].score or 0))
-    return Say("reason_strongest", _on(dim, mine[dim], weights, claims, cite))
+
+    def contribution(d: str) -> float:
+        return weights.get(d, 0) * (mine[d].score or 0)
+
+    dim = max(backed, key=contribution)
+    if contribution(dim) >= max(map(contribution, mine)):
+        return Say("reason_strongest", _on(dim, mine[dim], weights, claims, cite))
+    return Say(
+        "reason_backed", _on(dim, mine[dim], weights, claims, cite) | {"sites": mine[dim].sites}
+    )
 
 
 def _on(

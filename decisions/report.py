@@ -23,7 +23,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from decisions import narrative
 from decisions.i18n import HEADINGS, Strings
-from decisions.scoring import WEIGHTS, source_infos, standing, superseded
+from decisions.scoring import WEIGHTS, percent, source_infos, standing, superseded
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -32,6 +32,7 @@ from research.artifacts import (
     Filtered,
     Notes,
     Plan,
+    RankedOption,
     ScoreCell,
 )
 from research.names import stage_label
@@ -124,7 +125,7 @@ def _context(
         "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
         "model_leans": model_leans_line(d, t),
         "cells": [_cell(c, claims, numbers, cite, old, t) for c in d.matrix],
-        "ranking": d.ranking,
+        "totals": [_ranked(r, data, t) for r in d.ranking],
         "contradictions": [
             _contradiction(x, claims, numbers, strength, t) for x in data.crosscheck.contradictions
         ],
@@ -189,6 +190,26 @@ def scored(contradictions: list[Contradiction], claims: dict[str, Claim]) -> lis
             claims.get(s.claim_id) is not None and claims[s.claim_id].flag for s in (x.a, x.b)
         )
     ]
+
+
+def _ranked(r: RankedOption, data: ReportInput, t: Strings) -> str:
+    """ "1. Loamdb: 62.3 (evidence on 2 of 3 dimensions, 65% of the weight)" """
+    if r.total is None:
+        return t("total_item_none", rank=r.rank, option=r.option, total=t("no_total"))
+    share = evidence_line(r, data.decision, data.plan, t)
+    return t("total_item", rank=r.rank, option=r.option, total=f"{r.total:.1f}", share=share)
+
+
+def evidence_line(r: RankedOption, d: Decision, plan: Plan, t: Strings) -> str:
+    """How much of an option's weight rests on evidence: "evidence on 2 of 3 dimensions,
+    65% of the weight"."""
+    share = percent(narrative.share_of(r, d, plan))
+    return t(
+        "evidence_share",
+        covered=r.cells_with_evidence,
+        dimensions=len(plan.dimensions),
+        share=share,
+    )
 
 
 def _rec_line(d: Decision, low: bool, t: Strings) -> str:

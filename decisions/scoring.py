@@ -46,9 +46,16 @@ an interested party (30); otherwise primary 90, comparison 60, community 30.
 
 A cell with no claims is marked missing and gets no numbers at all.
 
-total(o) = sum(w_d * score(o, d)) / sum(w_d) over the dimensions d where o has evidence,
-using the user's weights w_d, so a missing cell neither helps nor hurts an option; it is
-None when o has no evidence at all.
+total(o) = sum(w_d * s(o, d)) / sum(w_d) over ALL the plan's dimensions d, using the user's
+weights w_d, where s(o, d) = score(o, d) when the cell has evidence and NEUTRAL = 50 when it
+is missing. The 50 is a flat neutral value, not a score: it carries no source strength,
+consistency or timeliness, and the cell stays missing. So an option with evidence on one
+strong dimension cannot outrank one with solid evidence on all of them by leaving its gaps
+out of the mean. total(o) is None when o has no evidence at all.
+
+evidence_share(o) = 100 * sum(w_d over the dimensions where o has evidence) / sum(w_d): how
+much of the user's weight rests on evidence; RankedOption.evidence_share, and the report
+gives it next to every total ("evidence on 2 of 3 dimensions, 65% of the weight").
 """
 
 from __future__ import annotations
@@ -637,13 +644,59 @@ def _why(x: Contradiction, text: dict[str, str]) -> str:
 # --- totals and ranking -------------------------------------------------------------------
 
 
+NEUTRAL = 50.0  # a missing cell's place in the total: neither for nor against
+
+
 def total(cells_for_option: list[ScoreCell], weights: dict[str, float]) -> float | None:
-    """Unrounded, so scaling every weight leaves it unchanged; rank() rounds for display."""
-    scored = [c for c in cells_for_option if not c.missing and c.score is not None]
-    weight = sum(_weight(weights, c.dimension) for c in scored)
-    if not scored or not weight:
+    """The weighted mean over every dimension in `weights` (the plan's), a dimension
+    without evidence counting as NEUTRAL; None when the option has no evidence at all.
+    Unrounded, so scaling every weight leaves it unchanged; rank() rounds for display."""
+    scores = _scored(cells_for_option, weights)
+    whole = sum(weights.values())
+    if not scores or not whole:
         return None
-    return sum(_weight(weights, c.dimension) * c.score for c in scored) / weight
+    return sum(w * scores.get(d, NEUTRAL) for d, w in weights.items()) / whole
+
+
+def evidence_share(cells_for_option: list[ScoreCell], weights: dict[str, float]) -> float:
+    """How much of the user's weight, 0-100, lies on dimensions where the option has
+    evidence; unrounded."""
+    whole = sum(weights.values())
+    if not whole:
+        return 0.0
+    return 100 * sum(weights[d] for d in _scored(cells_for_option, weights)) / whole
+
+
+def percent(share: float) -> str:
+    """A 0-100 share as a whole number that says 100 only when it is all of it and 0 only
+    when it is none of it."""
+    value = round(share)
+    if share < 100 and value >= 100:
+        return "99"
+    if share > 0 and value <= 0:
+        return "1"
+    return str(value)
+
+
+def _scored(cells_for_option: list[ScoreCell], weights: dict[str, float]) -> dict[str, float]:
+    """Dimension -> score of the cells with evidence; a dimension without a weight is an
+    error, never silently dropped."""
+    scores = {}
+    for cell in cells_for_option:
+        _weight(weights, cell.dimension)
+        if not cell.missing and cell.score is not None:
+            scores[cell.dimension] = cell.score
+    return scores
+
+
+def backing_sites(
+    cells_for_option: list[ScoreCell], claims: list[Claim], sources: dict[str, SourceInfo]
+) -> list[str]:
+    """The independent sites behind an option's scored cells, counted as each cell's
+    `sites` counts them (every unflagged claim read, superseded ones included)."""
+    ids = {i for cell in cells_for_option if not cell.missing for i in cell.claim_ids}
+    backing = [c for c in claims if c.id in ids and c.source_id in sources]
+    return sorted(site_weights(backing, sources))
 
 
 def _weight(weights: dict[str, float], dimension: str) -> float:
@@ -652,9 +705,17 @@ def _weight(weights: dict[str, float], dimension: str) -> float:
     return weights[dimension]
 
 
-def rank(totals: dict[str, float | None], cells: list[ScoreCell]) -> list[RankedOption]:
-    """Highest total first, options without a total last; ties go to more evidence, then name."""
-    evidence = {o: sum(1 for c in cells if c.option == o and not c.missing) for o in totals}
+def rank(
+    totals: dict[str, float | None],
+    cells: list[ScoreCell],
+    weights: dict[str, float],
+    sites: dict[str, list[str]] | None = None,
+) -> list[RankedOption]:
+    """Highest total first, options without a total last; ties go to more evidence, then
+    name. Each option carries how much of the weight rests on evidence, and (`sites`) the
+    independent sites behind it."""
+    own = {o: [c for c in cells if c.option == o] for o in totals}
+    evidence = {o: sum(1 for c in own[o] if not c.missing) for o in totals}
     shown = {o: None if t is None else round(t, 1) for o, t in totals.items()}
 
     def key(option: str) -> tuple[bool, float, int, str]:
@@ -663,7 +724,14 @@ def rank(totals: dict[str, float | None], cells: list[ScoreCell]) -> list[Ranked
 
     ordered = sorted(totals, key=key)
     return [
-        RankedOption(option=o, total=shown[o], rank=i, cells_with_evidence=evidence[o])
+        RankedOption(
+            option=o,
+            total=shown[o],
+            rank=i,
+            cells_with_evidence=evidence[o],
+            evidence_share=round(evidence_share(own[o], weights), 1),
+            sites=list((sites or {}).get(o, [])),
+        )
         for i, o in enumerate(ordered, start=1)
     ]
 

@@ -32,8 +32,12 @@ _EN: dict[str, str] = {
     "no_top_contradiction": "No contradiction was found between the sources read.",
     # totals chart
     "totals_title": "Weighted totals",
-    "totals_intro": "Each option's scored cells, averaged with the dimension weights (0-100). "
-    "A dimension without evidence is left out of the mean, never counted as zero.",
+    "totals_intro": "Each option's mean over every dimension, with the dimension weights "
+    "(0-100). A dimension without evidence counts as neutral, 50: never as zero, and never left "
+    "out, so a strong score on one dimension cannot stand in for missing evidence on the others. "
+    "Below the chart, how much of each option's weight rests on evidence.",
+    "shares_label": "How much of each option's weight rests on evidence",
+    "list_sep": ", ",
     "chart_label": "Bar chart of the weighted totals, one bar per option",
     "recommended": "recommended",
     "other_options": "other options",
@@ -152,8 +156,11 @@ _ZH: dict[str, str] = {
     "top_contradiction": "最重要的矛盾",
     "no_top_contradiction": "所阅读的来源之间未发现矛盾。",
     "totals_title": "加权总分",
-    "totals_intro": "按维度权重对各选项已评分的单元格求加权平均（0-100）。没有证据的维度不计入，"
-    "而不是按零分计算。",
+    "totals_intro": "按维度权重对各选项的全部维度求加权平均（0-100）。"
+    "没有证据的维度按中性（50）计：既不按零分计算，也不从平均中剔除，"
+    "因此一个维度上的高分不能替代其他维度上缺失的证据。图下列出各选项有多少权重以证据为依据。",
+    "shares_label": "各选项有多少权重以证据为依据",
+    "list_sep": "，",
     "chart_label": "加权总分柱状图，每个选项一根柱",
     "recommended": "推荐",
     "other_options": "其他选项",
@@ -261,6 +268,7 @@ _SHARED = (
     "verifiability",
     "missing_information",
     "nothing_noted",
+    "colon",
 )
 
 

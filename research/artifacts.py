@@ -278,15 +278,25 @@ class Assessment(Artifact):
 
 class RankedOption(Artifact):
     option: str
+    # The weighted mean over every dimension, a cell without evidence counting as neutral
+    # (50); None when the option has no evidence at all (decisions/scoring.py).
     total: float | None
     rank: int
     cells_with_evidence: int
+    # How much of the user's weight rests on evidence, 0-100: the weights of the dimensions
+    # with a scored cell over all the weights. None in decisions written before it was kept.
+    evidence_share: float | None = None
+    # The independent sites (registrable domains) behind the option's scored cells.
+    sites: list[str] = Field(default_factory=list)
 
 
 class Recommendation(Artifact):
     option: str | None
     reasons: list[str]
     low_confidence: bool
+    # Set when the best-scoring option was not recommended because all of its scored
+    # evidence comes from this one site: a recommendation needs two or more.
+    single_site: str | None = None
 
 
 class Decision(Artifact):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from decisions.missing import Reading, unread_pages
+from decisions.report import evidence_line
 from decisions.report_view.files import Quote, Quoter, RunFiles
 from decisions.scoring import WEIGHTS, superseded
 from decisions.web_i18n import WebStrings
@@ -55,6 +56,7 @@ class Row:
     heat: str
     recommended: bool
     cells: list[Cell]
+    evidence: str = ""  # "evidence on 2 of 3 dimensions, 65% of the weight"; "" without a total
 
 
 def heat(score: float | None) -> str:
@@ -81,7 +83,8 @@ def rows(files: RunFiles, quote: Quoter, t: WebStrings) -> list[Row]:
             if (r.option, dim.name) in cells
         ]
         recommended = r.option == d.recommendation.option
-        out.append(Row(r.option, r.rank, r.total, heat(r.total), recommended, row))
+        evidence = "" if r.total is None else evidence_line(r, d, files.plan, t)
+        out.append(Row(r.option, r.rank, r.total, heat(r.total), recommended, row, evidence))
     return out
 
 

@@ -211,11 +211,21 @@ class AssessmentResult(BaseModel):
     )
     recommendation: str | None = None
     reasons: list[str] = Field(default_factory=list)
+    single_site: str | None = Field(
+        None,
+        description="set when no recommendation was given because the best-scoring option's "
+        "evidence all comes from this one site: a recommendation needs two or more",
+    )
     confidence: float | None = None
     threshold: int | None = None
     low_confidence: bool | None = None
     assessment: Assessment | None = None
-    ranking: list[RankedOption] = Field(default_factory=list)
+    ranking: list[RankedOption] = Field(
+        default_factory=list,
+        description="best first; each total is the weighted mean over every dimension, one "
+        "without evidence counting as neutral (50), with evidence_share, the share of the "
+        "weight (0-100) that rests on evidence, and the independent sites behind it",
+    )
     scores: list[ScoreOut] = Field(default_factory=list)
     missing_information: list[str] = Field(default_factory=list)
     message: str = ""
@@ -590,6 +600,7 @@ def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallTool
         source=source,
         recommendation=decision.recommendation.option,
         reasons=decision.recommendation.reasons,
+        single_site=decision.recommendation.single_site,
         confidence=decision.assessment.confidence,
         threshold=decision.threshold,
         low_confidence=decision.recommendation.low_confidence,
@@ -760,8 +771,10 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         title="Score and assess a run",
         description=(
             "Call this once a run's cross-validate stage is done to get its assessment: the "
-            "score of every option on every dimension, the ranking, the recommendation (or "
-            "none), the confidence with coverage, consistency, timeliness and "
+            "score of every option on every dimension, the ranking with how much of each "
+            "option's weight rests on evidence, the recommendation (or none, and why: nothing "
+            "verified, or the best option rests on a single site), the confidence with "
+            "coverage, consistency, timeliness and "
             "verifiability, and the missing information. Before cross-validation it answers "
             "NOT_READY with the stage the run is at."
         ),

@@ -18,6 +18,9 @@ class Verdict:
     confidence: float
     threshold: int
     reasons: list[str]
+    # Set when no recommendation was given because the best-scoring option rests on this
+    # one site alone.
+    single_site: str | None = None
 
     @property
     def low(self) -> bool:
@@ -48,6 +51,7 @@ def verdict_for(run: Run) -> Verdict | None:
             confidence=float(data["assessment"]["confidence"]),
             threshold=int(data["threshold"]),
             reasons=[_readable(r) for r in data["recommendation"].get("reasons") or []],
+            single_site=data["recommendation"].get("single_site"),
         )
     except (OSError, StoreError, ValueError, KeyError, TypeError, json.JSONDecodeError):
         return None  # a run re-running its decide stage, or a damaged file: show no verdict

@@ -273,7 +273,14 @@ def test_every_assessment_part_stays_between_0_and_100(
     crosscheck = Crosscheck(claims=claims, consensus=[], contradictions=contradictions, gaps=[])
 
     result = assess(
-        cells, rank(totals, cells), crosscheck, sources, verified, verified + extra, options, TODAY
+        cells,
+        rank(totals, cells, weights),
+        crosscheck,
+        sources,
+        verified,
+        verified + extra,
+        options,
+        TODAY,
     )
 
     parts = (

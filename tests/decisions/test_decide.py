@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+import pytest
+
 from decisions.decide import decide, verify_quotes
 from research.artifacts import (
     Candidates,
@@ -338,3 +340,107 @@ def test_a_chinese_question_gets_chinese_sentences_throughout() -> None:
         decision.missing_information
     )
     assert cell(decision, "青石队列", "成本").notes[0].startswith("基础分 = ")
+
+
+# --- honest totals ------------------------------------------------------------------------
+
+
+def test_an_option_strong_on_one_dimension_alone_no_longer_outranks_one_with_evidence_on_all():
+    run = (
+        Run(["Solo", "Steady"], ["speed", "cost", "docs"])
+        .page("a", "https://bench.example.com/kv", "Key-value benchmarks")
+        .page("b", "https://notes.example.org/kv", "Notes on embedded stores")
+        .page("c", "https://digest.example.net/kv", "The store digest")
+        .says("a", "Solo", "speed", "Solo is remarkably fast.", +1)
+        .says("b", "Solo", "speed", "Solo answers reads in microseconds.", +1)
+        .says("c", "Solo", "speed", "Solo is the fastest store we tried.", +1)
+    )
+    for dim in ("speed", "cost", "docs"):
+        run.says("a", "Steady", dim, f"Steady is good on {dim}.", +1)
+        run.says("b", "Steady", dim, f"Steady does well on {dim}.", +1)
+
+    decision = run.decide()
+
+    solo = cell(decision, "Solo", "speed")
+    assert solo.score is not None
+    assert all(solo.score > (c.score or 0) for c in decision.matrix if c.option == "Steady")
+    # its two dimensions without evidence count as 50 each, not as absent
+    assert decision.totals["Solo"] == pytest.approx((solo.score + 50 + 50) / 3, abs=0.05)
+    assert [(r.option, r.evidence_share) for r in decision.ranking] == [
+        ("Steady", 100.0),
+        ("Solo", 33.3),
+    ]
+    assert decision.recommendation.option == "Steady"
+    assert decision.recommendation.reasons[0].endswith(
+        "with evidence on 3 of 3 dimensions, 100% of the weight."
+    )
+
+
+def single_site_run(language: str = "en") -> Run:
+    """Solo's evidence all comes from its own site (two pages of solo.dev); Other's from
+    two independent reviews that think little of it."""
+    return (
+        Run(["Solo", "Other"], ["speed", "cost"], language=language)
+        .page("s1", "https://solo.dev/blog/fast", "Solo is fast")
+        .page("s2", "https://docs.solo.dev/pricing", "Solo pricing")
+        .page("r1", "https://bench.example.com/kv", "Key-value benchmarks")
+        .page("r2", "https://notes.example.org/kv", "Notes on embedded stores")
+        .says("s1", "Solo", "speed", "Solo answers reads in microseconds.", +1)
+        .says("s2", "Solo", "cost", "Solo is free for small teams.", +1)
+        .says("r1", "Other", "speed", "Other is slow under load.", -1)
+        .says("r2", "Other", "cost", "Other is expensive for what it does.", -1)
+    )
+
+
+def test_a_best_option_whose_evidence_all_comes_from_one_site_is_not_recommended():
+    run = single_site_run()
+
+    decision = run.decide()
+
+    best = decision.ranking[0]
+    assert (best.option, best.sites) == ("Solo", ["solo.dev"])
+    assert best.total is not None and best.total > (decision.ranking[1].total or 0)
+    assert decision.recommendation.option is None
+    assert decision.recommendation.single_site == "solo.dev"
+    assert decision.recommendation.reasons == [
+        f"Solo has the highest weighted total, {best.total:.1f}/100 (evidence on 2 of 2 "
+        "dimensions, 100% of the weight), but all of its scored evidence comes from one site, "
+        "solo.dev. A recommendation needs evidence from two or more independent sites, so none "
+        "is given."
+    ]
+    assert all(c.score is not None for c in decision.matrix)  # the matrix stays as it was
+    logged = next(e for e in run.ctx.events if e["event"] == "recommendation")
+    assert (logged["option"], logged["single_site"]) == (None, "solo.dev")
+
+
+def test_a_chinese_question_says_in_chinese_why_one_site_is_not_enough():
+    decision = single_site_run(language="zh").decide()
+
+    reason = decision.recommendation.reasons[0]
+    assert reason.startswith("Solo的加权总分最高")
+    assert "但其全部评分证据都来自同一个站点：solo.dev" in reason
+    assert reason.endswith("作出推荐需要两个以上独立站点的证据，因此不作推荐。")
+
+
+def test_a_reason_names_a_cell_only_when_two_independent_sites_back_it():
+    run = (
+        Run(["Alder", "Birch"], ["speed", "cost"])
+        .page("r1", "https://bench.example.com/kv", "Key-value benchmarks")
+        .page("r2", "https://notes.example.org/kv", "Notes on embedded stores")
+        # speed: two sites that disagree; cost: one site that likes it
+        .says("r1", "Alder", "speed", "Alder is quick on reads.", +1)
+        .says("r2", "Alder", "speed", "Alder is slow on writes.", -1)
+        .says("r1", "Alder", "cost", "Alder is cheap to run.", +1)
+        .says("r1", "Birch", "speed", "Birch is sluggish.", -1)
+        .says("r2", "Birch", "speed", "Birch lags behind.", -1)
+        .says("r2", "Birch", "cost", "Birch is costly.", -1)
+    )
+
+    decision = run.decide()
+
+    speed, cost = cell(decision, "Alder", "speed"), cell(decision, "Alder", "cost")
+    assert (speed.sites, cost.sites) == (2, 1)
+    assert (cost.score or 0) > (speed.score or 0)  # the better cell rests on one site
+    assert decision.recommendation.option == "Alder"
+    named = [r for r in decision.recommendation.reasons if r.startswith("On ")]
+    assert named == [f"On speed it scores {speed.score:.1f} (claims c001, c002)."]

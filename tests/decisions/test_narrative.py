@@ -37,13 +37,23 @@ def cite(source_ids: list[str]) -> str:
     return ", ".join(f"[{s[1:]}]" for s in sorted(set(source_ids)))
 
 
-def cell(option: str, dimension: str, score: float | None, *claim_ids: str) -> ScoreCell:
+def cell(
+    option: str, dimension: str, score: float | None, *claim_ids: str, sites: int = 2
+) -> ScoreCell:
+    """A scored cell is backed by two independent sites unless a test says otherwise."""
     if score is None:
         return ScoreCell(option=option, dimension=dimension, missing=True)
-    return ScoreCell(option=option, dimension=dimension, score=score, claim_ids=list(claim_ids))
+    return ScoreCell(
+        option=option, dimension=dimension, score=score, claim_ids=list(claim_ids), sites=sites
+    )
 
 
-def decision(matrix, totals: dict[str, float | None], option: str | None = "Alder") -> Decision:
+def decision(
+    matrix,
+    totals: dict[str, float | None],
+    option: str | None = "Alder",
+    single_site: str | None = None,
+) -> Decision:
     ordered = sorted(totals, key=lambda o: -(totals[o] or -1))
     return Decision(
         matrix=matrix,
@@ -57,7 +67,9 @@ def decision(matrix, totals: dict[str, float | None], option: str | None = "Alde
             )
             for i, o in enumerate(ordered, 1)
         ],
-        recommendation=Recommendation(option=option, reasons=[], low_confidence=False),
+        recommendation=Recommendation(
+            option=option, reasons=[], low_confidence=False, single_site=single_site
+        ),
         assessment=Assessment(
             coverage=0, consistency=0, timeliness=0, verifiability=0, confidence=0, method=""
         ),
@@ -88,7 +100,8 @@ def test_the_reasons_are_the_winners_total_its_lead_and_the_dimension_that_decid
     said = reasons(decision(matrix, {"Alder": 74, "Birch": 52}), PLAN, CLAIMS, cite, ["s1"])
     assert [s.key for s in said] == ["reason_total", "reason_margin", "reason_versus"]
     assert said[0].params == {
-        "option": "Alder", "total": "74.0", "covered": 2, "dimensions": 2, "cites": "[1], [2]",
+        "option": "Alder", "total": "74.0", "covered": 2, "dimensions": 2, "share": "100",
+        "cites": "[1], [2]",
     }  # fmt: skip
     assert said[1].params == {"runner": "Birch", "runner_total": "52.0", "gap": "22.0"}
     # Alder gains 0.6 x 50 on cost and loses 0.4 x 20 on risk: cost decided it.
@@ -113,6 +126,58 @@ def test_without_a_comparable_runner_up_the_winners_biggest_contribution_is_name
     said = reasons(decision(matrix, {"Alder": 74, "Birch": None}), PLAN, CLAIMS, cite, ["s1"])
     assert [s.key for s in said] == ["reason_total", "reason_alone", "reason_strongest"]
     assert said[2].params["dimension"] == "risk"  # 0.4 x 95 > 0.6 x 60
+
+
+def test_the_winners_total_says_how_much_of_the_weight_rests_on_evidence():
+    matrix = [cell("Alder", "cost", 80, "c1"), cell("Alder", "risk", None)]
+    said = reasons(decision(matrix, {"Alder": 68, "Birch": None}), PLAN, CLAIMS, cite, ["s1"])
+    assert (said[0].params["covered"], said[0].params["share"]) == (1, "60")  # cost weighs 0.6
+
+
+def test_a_cell_backed_by_one_site_is_never_given_as_a_reason():
+    matrix = [
+        cell("Alder", "cost", 90, "c1", sites=1),
+        cell("Alder", "risk", 50, "c2", sites=1),
+        cell("Birch", "cost", 40, "c3"),
+        cell("Birch", "risk", 70, "c4"),
+    ]
+    said = reasons(decision(matrix, {"Alder": 74, "Birch": 52}), PLAN, CLAIMS, cite, ["s1"])
+    assert [s.key for s in said] == ["reason_total", "reason_margin"]
+
+
+def test_the_comparison_is_made_only_where_both_cells_have_two_sites():
+    matrix = [
+        cell("Alder", "cost", 90, "c1"),
+        cell("Alder", "risk", 80, "c2"),
+        cell("Birch", "cost", 40, "c3", sites=1),  # the bigger gain, but on one site
+        cell("Birch", "risk", 70, "c4"),
+    ]
+    said = reasons(decision(matrix, {"Alder": 86, "Birch": 52}), PLAN, CLAIMS, cite, ["s1"])
+    assert said[2].key == "reason_versus"
+    assert (said[2].params["dimension"], said[2].params["runner_score"]) == ("risk", "70.0")
+
+
+def test_when_the_biggest_contribution_rests_on_one_site_the_backed_cell_is_named_as_such():
+    matrix = [
+        cell("Alder", "cost", 60, "c1"),
+        cell("Alder", "risk", 95, "c2", sites=1),
+        cell("Birch", "cost", None),
+        cell("Birch", "risk", None),
+    ]
+    said = reasons(decision(matrix, {"Alder": 74, "Birch": None}), PLAN, CLAIMS, cite, ["s1"])
+    assert said[2].key == "reason_backed"  # not "its largest contribution": risk is, alone
+    assert (said[2].params["dimension"], said[2].params["sites"]) == ("cost", 2)
+
+
+def test_a_best_option_on_a_single_site_gets_no_recommendation_and_the_reason_names_the_site():
+    matrix = [cell("Alder", "cost", 90, "c1", sites=1), cell("Alder", "risk", None)]
+    d = decision(matrix, {"Alder": 74, "Birch": None}, option=None, single_site="alder.dev")
+    said = reasons(d, PLAN, CLAIMS, cite, ["s1"])
+    assert [s.key for s in said] == ["reason_single_site"]
+    assert said[0].params == {
+        "option": "Alder", "total": "74.0", "covered": 1, "dimensions": 2, "share": "60",
+        "cites": "[1]", "site": "alder.dev",
+    }  # fmt: skip
 
 
 def test_with_no_recommendation_the_reasons_say_what_was_read_and_what_was_unreachable():

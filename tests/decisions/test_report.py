@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -384,3 +385,68 @@ def test_a_model_lost_part_way_is_said_next_to_the_mode_so_the_report_claims_no_
     assert "; the token budget ran out at decide, so the deterministic reader did the rest" in spent
     zh = rendered(language="zh", model="qwen3:8b", model_unreachable_at="filter").text
     assert "大模型辅助分析 (qwen3:8b)；从filter阶段起无法连接大模型" in zh
+
+
+# --- honest totals ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "totals", "reason"),
+    [
+        (
+            "en",
+            "**Weighted totals:** 1. Gorsebrook: 58.0 (evidence on 1 of 2 dimensions, 50% of the "
+            "weight); 2. Fernwick: 57.0 (evidence on 2 of 2 dimensions, 100% of the weight)",
+            "1. Gorsebrook has the highest weighted total, 58.0/100, with evidence on 1 of 2 "
+            "dimensions, 50% of the weight ([4], [5], [6]).",
+        ),
+        (
+            "zh",
+            "**加权总分：** 1. Gorsebrook：58.0（2 个维度中有 1 个有证据，占权重的 50%）；"
+            "2. Fernwick：57.0（2 个维度中有 2 个有证据，占权重的 100%）",
+            "1. Gorsebrook的加权总分最高，为 58.0/100，2 个维度中有 1 个有证据，占权重的 50%"
+            "（[4], [5], [6]）。",
+        ),
+    ],
+)
+def test_the_totals_say_how_much_of_each_options_weight_rests_on_evidence(language, totals, reason):
+    result = rendered(language=language)
+    gorsebrook = next(c for c in result.decision.matrix if c.option == "Gorsebrook" and c.score)
+
+    # Gorsebrook has no evidence on licence risk: that half of the weight counts as 50
+    assert result.decision.totals["Gorsebrook"] == round((gorsebrook.score + 50) / 2, 1)
+    assert totals in result.section("matrix", language)
+    assert reason in result.section("summary", language)
+
+
+@pytest.mark.parametrize(
+    ("language", "no_recommendation", "why"),
+    [
+        (
+            "en",
+            "**No recommendation.** The best-scoring option rests on a single site.",
+            "but all of its scored evidence comes from one site, gorsebrook.io ([4]). A "
+            "recommendation needs evidence from two or more independent sites",
+        ),
+        (
+            "zh",
+            "**不作推荐。** 得分最高的选项只有单一站点的证据。",
+            "但其全部评分证据都来自同一个站点：gorsebrook.io（[4]）。作出推荐需要两个以上独立站点的证据",
+        ),
+    ],
+)
+def test_a_best_option_on_one_site_gets_no_recommendation_and_the_report_says_why(
+    language, no_recommendation, why
+):
+    # Only Gorsebrook's own blog is left: it praises Gorsebrook and runs down Fernwick.
+    result = rendered(claims=[BY_ID["c8"], BY_ID["c4"]], contradictions=[], language=language)
+
+    assert result.decision.recommendation.option is None
+    assert result.decision.ranking[0].option == "Gorsebrook"
+    summary = result.section("summary", language)
+    assert why in summary
+    assert no_recommendation in result.section("recommendation", language)
+    # the ranking and the matrix are still there
+    matrix = result.section("matrix", language)
+    assert "Gorsebrook" in matrix and "Fernwick" in matrix
+    assert re.search(r"1\. Gorsebrook(: |：)\d+\.\d", matrix)

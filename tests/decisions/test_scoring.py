@@ -7,8 +7,12 @@ import pytest
 from hypothesis import strategies as st
 
 from decisions.scoring import (
+    NEUTRAL,
     SourceInfo,
+    backing_sites,
+    evidence_share,
     parse_published,
+    percent,
     rank,
     score_cell,
     source_infos,
@@ -687,11 +691,24 @@ def test_cell_notes_are_written_in_the_plans_language() -> None:
 # --- total and rank -----------------------------------------------------------------------
 
 
-def test_total_is_the_weighted_mean_over_cells_with_evidence() -> None:
+def test_total_is_the_weighted_mean_over_every_dimension_with_a_missing_cell_at_50() -> None:
     cells = [scored("A", "perf", 80.0), scored("A", "cost", 40.0), scored("A", "docs", None)]
 
-    # (3*80 + 1*40) / (3 + 1) = 280 / 4 = 70.0; docs has no evidence so its weight drops out
-    assert total(cells, {"perf": 3.0, "cost": 1.0, "docs": 2.0}) == 70.0
+    # (3*80 + 1*40 + 2*50) / (3 + 1 + 2) = 380 / 6; docs has no evidence, so it counts as 50
+    assert total(cells, {"perf": 3.0, "cost": 1.0, "docs": 2.0}) == pytest.approx(380 / 6)
+
+
+def test_a_dimension_of_the_plan_without_any_cell_also_counts_as_neutral() -> None:
+    # (80 + 50) / 2: the weights are the plan's dimensions, whatever cells were passed
+    assert total([scored("A", "perf", 80.0)], {"perf": 1.0, "cost": 1.0}) == 65.0
+
+
+def test_gaps_pull_a_total_toward_50_from_either_side() -> None:
+    weights = {"perf": 1.0, "cost": 1.0}
+    high = [scored("A", "perf", 90.0), scored("A", "cost", None)]
+    low = [scored("B", "perf", 10.0), scored("B", "cost", None)]
+
+    assert (total(high, weights), total(low, weights)) == (70.0, 30.0)
 
 
 def test_total_is_none_when_every_cell_is_missing() -> None:
@@ -699,6 +716,77 @@ def test_total_is_none_when_every_cell_is_missing() -> None:
         total([scored("A", "perf", None), scored("A", "cost", None)], {"perf": 1.0, "cost": 1.0})
         is None
     )
+
+
+def test_the_evidence_share_is_the_weight_of_the_dimensions_with_evidence() -> None:
+    weights = {"licence": 0.4, "maintenance": 0.35, "cost": 0.25}
+    cells = [
+        scored("A", "licence", 70.0),
+        scored("A", "maintenance", None),
+        scored("A", "cost", 60.0),
+    ]
+
+    assert evidence_share(cells, weights) == pytest.approx(65.0)
+    assert evidence_share([scored("A", "licence", None)], weights) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"), [(100.0, "100"), (99.6, "99"), (65.0, "65"), (0.2, "1"), (0.0, "0")]
+)
+def test_a_share_reads_100_only_when_all_of_it_and_0_only_when_none(
+    share: float, shown: str
+) -> None:
+    assert percent(share) == shown
+
+
+def test_one_strong_dimension_no_longer_outranks_solid_evidence_on_every_dimension() -> None:
+    sources = {
+        s.source_id: s
+        for s in (
+            source("p1", "primary", date(2025, 3, 1), "solo.dev"),
+            source("r1", "comparison", date(2025, 3, 1), "reviews.example.com"),
+            source("r2", "comparison", date(2025, 2, 1), "bench.example.org"),
+        )
+    }
+    dims = ["perf", "cost", "docs"]
+    claims = [
+        *(stance(f"a{i}", "Solo", "perf", sid, +1) for i, sid in enumerate(("p1", "r1", "r2"))),
+        *(stance(f"b{d}{sid}", "Steady", d, sid, +1) for d in dims for sid in ("r1", "r2")),
+    ]
+    cells = matrix(["Solo", "Steady"], dims, claims, sources, [])
+    weights = dict.fromkeys(dims, 1.0)
+    totals = {o: total([c for c in cells if c.option == o], weights) for o in ("Solo", "Steady")}
+
+    solo = next(c for c in cells if c.option == "Solo" and c.dimension == "perf")
+    steady = [c.score or 0 for c in cells if c.option == "Steady"]
+    assert solo.score is not None and solo.score > max(steady)  # its one cell is the best
+    # ...but the two dimensions it has no evidence on count as 50, not as absent
+    assert totals["Solo"] == pytest.approx((solo.score + 50 + 50) / 3)
+    ranking = rank(totals, cells, weights)
+    assert [(r.option, r.evidence_share) for r in ranking] == [
+        ("Steady", 100.0),
+        ("Solo", 33.3),
+    ]
+
+
+def test_the_sites_behind_an_option_are_its_registrable_domains_once_each() -> None:
+    sources = {
+        s.source_id: s
+        for s in (
+            source("p1", "primary", TODAY, "solo.dev"),
+            source("p2", "primary", TODAY, "solo.dev"),
+            source("r1", "comparison", TODAY, "reviews.example.com"),
+        )
+    }
+    claims = [
+        stance("c1", "Solo", "perf", "p1", +1),
+        stance("c2", "Solo", "cost", "p2", +1),
+        stance("c3", "Other", "cost", "r1", +1),
+    ]
+    cells = matrix(["Solo", "Other"], ["perf", "cost"], claims, sources, [])
+
+    solo = [c for c in cells if c.option == "Solo"]
+    assert backing_sites(solo, claims, sources) == ["solo.dev"]
 
 
 def test_total_refuses_a_dimension_without_a_weight() -> None:
@@ -716,7 +804,7 @@ def test_a_three_to_one_weighting_changes_the_ranking() -> None:
 
     def ranking(weights: dict[str, float]) -> list[tuple[str, float | None]]:
         totals = {o: total([c for c in cells if c.option == o], weights) for o in ("A", "B")}
-        return [(r.option, r.total) for r in rank(totals, cells)]
+        return [(r.option, r.total) for r in rank(totals, cells, weights)]
 
     # equal: A = (80 + 40) / 2 = 60.0, B = (50 + 90) / 2 = 70.0
     assert ranking({"perf": 1.0, "cost": 1.0}) == [("B", 70.0), ("A", 60.0)]
@@ -737,13 +825,13 @@ def test_rank_puts_options_without_a_total_last_and_breaks_ties_by_evidence_then
     ]
     totals = {"Nada": None, "Beta": 60.0, "Alpha": 60.0, "Zeta": 60.0}
 
-    ranking = rank(totals, cells)
+    ranking = rank(totals, cells, {"perf": 3.0, "cost": 1.0})
 
-    assert [(r.option, r.rank, r.cells_with_evidence) for r in ranking] == [
-        ("Zeta", 1, 2),
-        ("Alpha", 2, 1),
-        ("Beta", 3, 1),
-        ("Nada", 4, 0),
+    assert [(r.option, r.rank, r.cells_with_evidence, r.evidence_share) for r in ranking] == [
+        ("Zeta", 1, 2, 100.0),
+        ("Alpha", 2, 1, 75.0),
+        ("Beta", 3, 1, 75.0),
+        ("Nada", 4, 0, 0.0),
     ]
     assert ranking[-1].total is None
 
@@ -751,7 +839,7 @@ def test_rank_puts_options_without_a_total_last_and_breaks_ties_by_evidence_then
 def test_rank_rounds_totals_so_float_noise_does_not_decide_a_tie() -> None:
     cells = [scored("A", "perf", 60.0), scored("B", "perf", 60.0), scored("B", "cost", 60.0)]
 
-    ranking = rank({"A": 60.000000001, "B": 59.99999999}, cells)
+    ranking = rank({"A": 60.000000001, "B": 59.99999999}, cells, {"perf": 1.0, "cost": 1.0})
 
     assert [(r.option, r.total) for r in ranking] == [("B", 60.0), ("A", 60.0)]
 
@@ -796,7 +884,7 @@ def evidence(draw: st.DrawFn) -> tuple[list[Claim], dict[str, SourceInfo], list[
 
 
 @hypothesis.given(evidence(), weights_strategy, st.dates(date(2020, 1, 1), date(2030, 1, 1)))
-def test_every_part_stays_in_range_and_totals_lie_between_cell_scores(
+def test_every_part_stays_in_range_and_totals_lie_between_cell_scores_and_50_for_a_gap(
     drawn: tuple[list[Claim], dict[str, SourceInfo], list[Contradiction]],
     weights: dict[str, float],
     today: date,
@@ -816,8 +904,10 @@ def test_every_part_stays_in_range_and_totals_lie_between_cell_scores(
         if not own:
             assert result is None
         else:
+            # a gap counts as 50, so the total lies between the scores and 50 when there is one
+            bounds = own if len(own) == len(DIMENSIONS) else [*own, NEUTRAL]
             assert result is not None
-            assert min(own) - 1e-9 <= result <= max(own) + 1e-9
+            assert min(bounds) - 1e-9 <= result <= max(bounds) + 1e-9
 
 
 @hypothesis.given(evidence(), weights_strategy, st.floats(0.001, 1000))

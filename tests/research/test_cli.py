@@ -89,6 +89,24 @@ def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report
     assert run.owner == admin_user, "a run from the command line belongs to the first superuser"
 
 
+@pytest.mark.django_db
+def test_a_best_option_on_one_site_is_named_with_its_site_instead_of_a_recommendation(
+    runs_dir, admin_user, settings
+):
+    settings.MAX_PAGES = 3  # with three pages read, the best option rests on its own site
+    weights = ["licence risk:0.4", "maintenance activity:0.35", "customisation cost:0.25"]
+    output = research(QUESTION, "--source", LOCAL, *(f"--dimension={w}" for w in weights))
+    decision = services.store_for(run_id_of(output)).read_json("round_5_decision.json")
+    site = decision["recommendation"]["single_site"]
+    assert site and decision["recommendation"]["option"] is None
+    best = decision["ranking"][0]["option"]
+    assert (
+        f"No recommendation: {best} scores best, but all of its evidence comes from one site "
+        f"({site}); a recommendation needs two or more independent sites."
+    ) in output
+    assert "could not be found or reached" not in output
+
+
 # --- owner ----------------------------------------------------------------------------------
 
 

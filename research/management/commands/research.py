@@ -253,7 +253,17 @@ class Command(BaseCommand):
         option = decision["recommendation"]["option"]
         confidence = decision["assessment"]["confidence"]
         low = confidence < decision["threshold"]
-        if option is None:
+        single_site = decision["recommendation"].get("single_site")
+        if option is None and single_site:
+            best = next(r["option"] for r in decision["ranking"] if r["total"] is not None)
+            self.stdout.write(
+                self.style.WARNING(
+                    f"No recommendation: {best} scores best, but all of its evidence comes from "
+                    f"one site ({single_site}); a recommendation needs two or more independent "
+                    "sites."
+                )
+            )
+        elif option is None:
             self.stdout.write(
                 self.style.WARNING(
                     "No recommendation: the evidence needed for one could not be found or reached."

@@ -62,11 +62,76 @@ def test_a_low_confidence_report_warns_and_says_what_would_raise_it(install, ada
     answer = between(page(ada_client, run), 'class="answer-card', 'class="toc"')
     assert "Low confidence" in answer
     assert "not fit for direct decision use" in answer
-    assert "Provisional recommendation" in answer
     warning = between(answer, 'class="warning"', "</div>")
     for item in decision.missing_information[:3]:
         assert item in text_of(warning)
     assert 'href="#missing"' in warning  # the rest of the list, further down
+
+
+def test_a_low_confidence_recommendation_is_called_provisional(install, ada_client):
+    run = install("en_provisional")
+    decision, _, _ = artifacts(run)
+    answer = between(page(ada_client, run), 'class="answer-card', 'class="toc"')
+    assert decision.recommendation.option is not None
+    assert "Provisional recommendation" in answer
+    assert f'<p class="rec-option">{decision.recommendation.option}</p>' in answer
+
+
+def test_a_best_option_resting_on_one_site_is_not_recommended_and_the_page_says_why(
+    install, ada_client
+):
+    run = install("en_low")
+    decision, _, _ = artifacts(run)
+    best = decision.ranking[0]
+    assert decision.recommendation.option is None
+    assert best.total is not None and best.sites == [decision.recommendation.single_site]
+    html = page(ada_client, run)
+    answer = between(html, 'class="answer-card', 'class="toc"')
+    assert '<p class="rec-option rec-none">No recommendation</p>' in answer
+    why = text_of(between(answer, 'class="why"', "</ol>"))
+    assert f"{best.option} has the highest weighted total, {best.total:.1f}/100" in why
+    assert f"all of its scored evidence comes from one site, {best.sites[0]}" in why
+    assert "A recommendation needs evidence from two or more independent sites" in why
+    # the ranking and the matrix stay, with no option marked as the recommended one
+    chart = between(html, '<svg class="chart"', "</svg>")
+    assert f"<title>{best.option}: {best.total:.1f}</title>" in chart
+    assert "is-top" not in chart
+    matrix = between(html, '<table class="matrix">', "</table>\n</div>")
+    assert matrix.count('<tr class="">') == len(decision.ranking) == 3
+    assert '<span class="score">' in matrix
+
+
+@pytest.mark.parametrize(
+    ("recipe", "colon", "wording"),
+    [
+        (
+            "en_low",
+            ": ",
+            "evidence on {covered} of {dimensions} dimensions, {share}% of the weight",
+        ),
+        ("zh", "：", "{dimensions} 个维度中有 {covered} 个有证据，占权重的 {share}%"),
+    ],
+)
+def test_each_total_says_how_much_of_the_weight_rests_on_evidence(
+    recipe, colon, wording, install, ada_client
+):
+    run = install(recipe)
+    decision, _, _ = artifacts(run)
+    dimensions = len({c.dimension for c in decision.matrix})
+    html = page(ada_client, run)
+    totals = text_of(between(html, 'id="totals"', "</section>"))
+    matrix = text_of(between(html, '<table class="matrix">', "</table>\n</div>"))
+    partial = [r for r in decision.ranking if r.total is not None and r.evidence_share < 100]
+    assert partial  # the test needs an option with a gap
+    for r in decision.ranking:
+        if r.total is None:
+            continue
+        line = wording.format(
+            covered=r.cells_with_evidence, dimensions=dimensions, share=round(r.evidence_share)
+        )
+        assert f"{r.option}{colon}{r.total:.1f}" in totals
+        assert line in totals
+        assert line in matrix
 
 
 def test_the_reasons_cite_sources_linked_to_the_evidence_list(install, ada_client):

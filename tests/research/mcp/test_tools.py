@@ -423,6 +423,9 @@ def test_an_assessment_of_a_cross_validated_run_is_what_decide_concludes(ada, co
     assert 0 <= data["confidence"] <= 100
     assert set(data["assessment"]) >= {"coverage", "consistency", "timeliness", "verifiability"}
     assert {s["option"] for s in data["scores"]} == {"Quillsync", "Loamdb", "Tessera"}
+    for ranked in data["ranking"]:  # how much of its weight rests on evidence, and on whom
+        assert 0 <= ranked["evidence_share"] <= 100 and ranked["sites"]
+    assert data["single_site"] is None  # the best option rests on more than one site
     assert not (services.store_for(run.run_id).path / DECISION).exists()
 
     pipeline.execute_stage(run.run_id, "decide")
@@ -431,7 +434,8 @@ def test_an_assessment_of_a_cross_validated_run_is_what_decide_concludes(ada, co
     decision = services.store_for(run.run_id).read_json(DECISION)
     assert stored["recommendation"] == decision["recommendation"]["option"]
     assert stored["confidence"] == decision["assessment"]["confidence"]
-    for key in ("recommendation", "confidence", "scores", "ranking", "missing_information"):
+    keys = ("recommendation", "single_site", "confidence", "scores", "ranking")
+    for key in (*keys, "missing_information"):
         assert stored[key] == data[key], key
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -133,6 +134,24 @@ def test_a_finished_run_leads_to_its_report_with_the_recommendation_and_confiden
     assert f"{round(decision['assessment']['confidence'])}<small>/100</small>" in response.text
     assert 'data-live="false"' in response.text
     assert response.text.count("st-done") >= 5
+
+
+def test_a_run_whose_best_option_rests_on_one_site_says_so_instead_of_not_found(
+    ada_client, finished_run
+):
+    store = services.store_for(finished_run.run_id)
+    decision = store.read_json("round_5_decision.json")
+    reason = "Loamdb has the highest weighted total, but all of it comes from one site."
+    decision["recommendation"].update(option=None, single_site="loamdb.io", reasons=[reason])
+    store.path.joinpath("round_5_decision.json").write_text(json.dumps(decision))
+
+    response = ada_client.get(f"/runs/{finished_run.run_id}/")
+
+    assert '<p class="verdict-option">No recommendation</p>' in response.text
+    assert "rests on one site, loamdb.io" in response.text
+    assert "two or more independent sites" in response.text
+    assert "could not be found or reached" not in response.text
+    assert reason in response.text
 
 
 def test_cancelling_a_running_run_stops_it_at_the_running_stage(ada, ada_client):
