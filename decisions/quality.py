@@ -10,8 +10,9 @@ from pathlib import Path
 
 from research.artifacts import Claim
 from research.stages.claims import extract
+from research.stages.claims.reading import Point, read_stances
 from research.stages.conflicts import Statement, _judge, _rarity, topic_words
-from research.stages.crosscheck import SourceFacts, conflict
+from research.stages.crosscheck import SourceFacts, conflict, judges_dimension
 from research.stages.keypoints import best_dimension
 from research.stages.sourcekind import classify
 from research.stages.text import sentence_spans
@@ -123,21 +124,33 @@ def _sentence_judge(pairs: list[dict]):
 
 
 def _statements(pair: dict, key: str) -> list[Statement]:
+    """Each sentence as a run's cross-validation sees it: with the dimension the careful
+    reader takes a stance on (among the usual dimensions of the pair's language), that
+    stance, and whether the sentence judges the dimension by its own words."""
     text, site, option = pair[key]["text"], pair[key]["site"], pair["option"]
-    return [
-        Statement(
-            key=f"{pair['id']}{key}{start}",
-            option=option,
-            dimension=None,
-            source_id=f"{pair['id']}{key}",
-            site=site,
-            published=None,
-            quote=text[start:end],
-            offset=start,
-            words=topic_words(text[start:end], [option]),
+    dims = DIMENSIONS.get(pair.get("lang", "en"), DIMENSIONS["en"])
+    found = []
+    for start, end in sentence_spans(text):
+        quote = text[start:end]
+        reading = read_stances(Point(quote, option), [option], dims)
+        stance = next((s for s in reading.stances if s.option == option), None)
+        dimension = stance.dimension if stance else best_dimension(quote, dims)
+        found.append(
+            Statement(
+                key=f"{pair['id']}{key}{start}",
+                option=option,
+                dimension=dimension,
+                source_id=f"{pair['id']}{key}",
+                site=site,
+                published=None,
+                quote=quote,
+                offset=start,
+                words=topic_words(quote, [option]),
+                on_dimension=judges_dimension(quote, dimension),
+                stance=stance.polarity if stance else 0,
+            )
         )
-        for start, end in sentence_spans(text)
-    ]
+    return found
 
 
 def report_quotes(run_folder: Path) -> tuple[int, int]:
