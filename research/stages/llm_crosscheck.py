@@ -39,8 +39,10 @@ from research.stages.claims.reading import Point as ReaderPoint
 from research.stages.claims.reading import options_spoken_of
 from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts
 from research.stages.context import StageContext
-from research.stages.crosscheck import CHANGE, not_the_projects, side_claim
+from research.stages.crosscheck import not_the_projects
+from research.stages.fact_conflicts import CHANGE
 from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
+from research.stages.sentence_conflicts import side_claim
 from research.stages.text import first_mention, has_cjk
 from research.stages.urls import registrable_domain
 
