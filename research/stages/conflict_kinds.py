@@ -312,7 +312,8 @@ _NOT_A_DENIAL = re.compile(r"\bnot (?:just|only|merely|simply)\b|\bno (?:doubt|w
 
 _BEATEN = re.compile(
     r"\b(?:beat(?:s|ing)?|outperform(?:s|ing|ed)?|faster than|better than|cheaper than|"
-    r"ahead of|surpass(?:es|ing)?|edges? out)\s+(?:the\s+)?$|(?:胜过|优于|超过|快于)\s*$",
+    r"ahead of|surpass(?:es|ing)?|edges? out)\s+(?:the\s+)?$|(?:胜过|优于|超过|快于)\s*$|"
+    r"\w,\s*(?:and\s+)?not\s+$",
     re.I,
 )
 

@@ -27,7 +27,7 @@ from itertools import combinations
 
 from research.stages.claims import stance_polarity
 from research.stages.claims.scope import about_a_part
-from research.stages.claims.topics import named_points
+from research.stages.claims.topics import cue_pattern, named_points
 from research.stages.conflict_kinds import (
     beaten,
     denied_point,
@@ -281,7 +281,7 @@ def _why(
         return "opposites"  # "a significant reduction in MI" against "a nonsignificant trend"
     if weight >= MIN_SHARED and (a.polarity is not None or b.polarity is not None):
         pa, pb = _verdict(a), _verdict(b)
-        if pa and pb and pa != pb and named_points(a.text) & named_points(b.text):
+        if pa and pb and pa != pb and _same_point(a, b):
             return "comparison"  # "lowest p99 latency" against "beating it at p99"
         return None
     same_dimension = a.dimension is not None and a.dimension == b.dimension
@@ -290,6 +290,16 @@ def _why(
         if pa and pb and pa != pb:
             return "verdict"  # "easy to learn" against "学习曲线陡峭", in any two languages
     return None
+
+
+def _same_point(a: Statement, b: Statement) -> bool:
+    """Both rank the option on one named point: the same words of a topic ("p99"), or
+    words of the one dimension both are read on ("for beginners", "new to web
+    development")."""
+    if named_points(a.text) & named_points(b.text):
+        return True
+    same = a.dimension is not None and a.dimension == b.dimension
+    return same and dimension_named(a.text, a.dimension) and dimension_named(b.text, b.dimension)
 
 
 def _reading(statement: Statement) -> int:
@@ -384,3 +394,8 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
 def _scopes_differ(a: str, b: str) -> bool:
     va, vb = set(_VERSION.findall(a)), set(_VERSION.findall(b))
     return bool(va and vb and va.isdisjoint(vb))
+
+
+def dimension_named(text: str, dimension: str | None) -> bool:
+    pattern = cue_pattern(dimension) if dimension else None
+    return bool(pattern and pattern.search(text))
