@@ -108,9 +108,22 @@ def scored_points(
 
 
 def best_points(scored: list[Scored], limit: int) -> list[KeyPoint]:
-    """The `limit` best of those scoring MIN_SCORE or more, in page order."""
-    eligible = [s for s in scored if s.score >= MIN_SCORE]
-    best = sorted(eligible, key=lambda s: (-s.score, s.at))[:limit]
+    """The `limit` best of those scoring MIN_SCORE or more, in page order. No one option
+    and dimension takes more than half the places while others are waiting, so a page that
+    says one thing twenty ways (a changelog, a repeated template) still gives its other
+    points."""
+    eligible = sorted((s for s in scored if s.score >= MIN_SCORE), key=lambda s: (-s.score, s.at))
+    share = max(1, limit // 2)
+    taken: dict[tuple[str | None, str | None], int] = {}
+    best, waiting = [], []
+    for s in eligible:
+        cell = (s.point.option, s.point.dimension)
+        if taken.get(cell, 0) < share:
+            taken[cell] = taken.get(cell, 0) + 1
+            best.append(s)
+        else:
+            waiting.append(s)
+    best = (best + waiting)[:limit]
     return [s.point for s in sorted(best, key=lambda s: s.at)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -61,9 +62,15 @@ def site_of(url: str) -> str:
     return host.removeprefix("www.")
 
 
+_IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
 def registrable_domain(url: str) -> str:
-    """A rough eTLD+1: good enough to tell independent sites apart."""
+    """A rough eTLD+1: good enough to tell independent sites apart. An address is its own
+    site ("127.0.0.1", not "0.1")."""
     host = site_of(url)
+    if _IP_ADDRESS.fullmatch(host) or ":" in host:
+        return host
     labels = host.split(".")
     if len(labels) >= 3 and len(labels[-2]) <= 3 and len(labels[-1]) == 2:
         return ".".join(labels[-3:])  # example.co.uk, example.com.cn
