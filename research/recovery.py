@@ -42,8 +42,9 @@ logger = logging.getLogger(__name__)
 # A stage whose worker died this many times is failed rather than tried again: it is more
 # likely killing its worker (memory, a crash in a library) than being unlucky.
 MAX_RECOVERIES = 3
-# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x163, ...
-_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x161, ...
+_DEFAULT_STEPS = (0, 3, 6, 9)
+_DEFAULT_SEP = "\x06\x16"
 
 
 @dataclass(frozen=True)
@@ -352,7 +353,7 @@ def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
     try:
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         with client:
-            raw = [m for suffix in _PRIORITY_SUFFIXES for m in client.lrange(queue + suffix, 0, -1)]
+            raw = [m for key in queue_keys(queue) for m in client.lrange(key, 0, -1)]
             # Read after the queue, so a message taken meanwhile is seen here.
             tags = client.zrangebyscore("unacked_index", time.time() - lease, "+inf")
             taken = client.hmget("unacked", tags) if tags else []
@@ -361,6 +362,17 @@ def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
         return None
     messages = [_parsed(m) for m in raw] + [_parsed(t, taken=True) for t in taken if t]
     return {found for m in messages if m and (found := _stage_message(m)) is not None}
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis lists that hold `queue`'s messages, one per priority step, as kombu's
+    Redis transport names them with the configured steps and separator."""
+    from research.celery import app
+
+    options = app.conf.broker_transport_options or {}
+    steps = sorted({int(step) for step in options.get("priority_steps") or _DEFAULT_STEPS})
+    sep = options.get("sep", _DEFAULT_SEP)
+    return [queue if not step else f"{queue}{sep}{step}" for step in steps]
 
 
 def _parsed(raw: bytes, taken: bool = False) -> dict[str, Any] | None:

@@ -263,7 +263,16 @@ STAGE_TIME_GRACE = env_int("STAGE_TIME_GRACE", 60, minimum=1)
 # Seconds a stage may go without progress (a running stage's heartbeat, written every
 # STAGE_LEASE / 3 s, or the moment it was queued) before a worker's supervisor re-queues it.
 STAGE_LEASE = env_float("STAGE_LEASE", 30.0, minimum=1.0)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": STAGE_TIME_LIMIT * 2}
+# First come, first served: a run's next stage goes ahead of the stages of runs that have
+# not got as far (research.tasks.STAGE_PRIORITY), so queued runs finish one after another
+# instead of advancing in lockstep. kombu's Redis transport keeps one list per priority step
+# and takes from the lowest step first; a step for every priority keeps stages apart. The
+# default steps (0, 3, 6, 9) are among these, so messages queued before stay readable.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": STAGE_TIME_LIMIT * 2,
+    "priority_steps": list(range(10)),
+    "queue_order_strategy": "priority",
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 LOGGING = {

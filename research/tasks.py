@@ -17,10 +17,17 @@ from django.conf import settings
 from django.db import OperationalError
 
 from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research.artifacts import STAGES
 from research.models import Run
 from research.store import StoreError
 
 logger = logging.getLogger(__name__)
+
+# With the Redis broker a lower number is taken first: the further along a run is, the
+# sooner its next stage runs, so a run that started goes ahead of runs still waiting for
+# their first stage, and queued runs finish in the order they started (first come, first
+# served). Recovery and retries send with the same priority (StageTask.apply_async).
+STAGE_PRIORITY = {stage: len(STAGES) - 1 - position for position, stage in enumerate(STAGES)}
 
 # Disk and database hiccups are worth another try; a StageError is not.
 TRANSIENT = (OSError, OperationalError)
@@ -68,6 +75,9 @@ class StageTask(Task):
         # without them, the worker applies its own STAGE_TIME_LIMIT.
         options.setdefault("time_limit", None)
         options.setdefault("soft_time_limit", None)
+        stage = self.name.removeprefix("research.")
+        if stage in STAGE_PRIORITY:
+            options.setdefault("priority", STAGE_PRIORITY[stage])
         return super().apply_async(args, kwargs, **options)
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:

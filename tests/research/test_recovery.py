@@ -445,6 +445,24 @@ def test_a_message_is_live_while_it_waits_or_was_just_taken_by_a_worker(redis_ur
     assert recovery.waiting_messages(30) == set()
 
 
+@pytest.mark.slow
+def test_every_stage_goes_to_the_queue_of_its_priority_and_is_seen_waiting_there(redis_url):
+    import redis as redis_client
+
+    from research.celery import app
+
+    for stage in STAGES:
+        tasks.STAGE_TASKS[stage].delay(f"run-{stage}")
+    assert recovery.waiting_messages(30) == {(s, f"run-{s}") for s in STAGES}
+    client = redis_client.Redis.from_url(redis_url)
+    queue = app.conf.task_default_queue
+    lengths = {key: client.llen(key) for key in recovery.queue_keys(queue)}
+    # decide, the last stage, is taken first; retrieve, the first, last.
+    assert [lengths[key] for key in recovery.queue_keys(queue)[:5]] == [1, 1, 1, 1, 1]
+    assert client.lindex(queue, 0) and b"research.decide" in client.lindex(queue, 0)
+    assert b"research.retrieve" in client.lindex(recovery.queue_keys(queue)[4], 0)
+
+
 def test_an_unreadable_broker_is_reported_as_unknown(settings):
     from research.celery import app
 

@@ -92,6 +92,21 @@ def test_a_run_goes_through_the_broker_and_a_worker_from_start_to_finish(workers
     assert "## Recommendation" in store.read_text("report.md")
 
 
+def test_queued_runs_finish_in_the_order_they_were_submitted_not_in_lockstep(workers, testweb):
+    base = serve_pages(testweb, delay=0)
+    runs = [new_run(base) for _ in range(3)]
+    for run in runs:
+        tasks.start(run.run_id)
+    workers.start()
+    for run in runs:
+        wait_until(lambda run=run: run_finished(run), 120, "the runs to finish")
+        assert run.status == "done"
+    first, second, third = runs
+    # One worker: each run's next stage went ahead of the later runs' first stages.
+    assert first.finished <= second.stages.get(stage="retrieve").started
+    assert second.finished <= third.stages.get(stage="retrieve").started
+
+
 def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(workers, testweb):
     base = serve_pages(testweb, delay=2.0)
     run = new_run(base)
