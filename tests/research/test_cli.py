@@ -59,6 +59,20 @@ def finished(runs_dir, admin_user) -> str:
 
 
 @pytest.mark.django_db
+def test_a_corpus_with_a_file_name_that_is_not_utf8_still_answers(runs_dir, tmp_path, admin_user):
+    import shutil
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(os.path.join(os.fsencode(corpus), b"bad-\xff\xfe-name.md"), "wb") as handle:
+        handle.write(b"# Quillsync\n\nQuillsync is abandoned.\n")
+
+    output = research(QUESTION, "--source", f"local:{corpus}")
+
+    assert stage_lines(output) == [(label, "done") for label in STAGE_LABELS]
+
+
+@pytest.mark.django_db
 def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report(
     runs_dir, tmp_path, admin_user
 ):
