@@ -29,7 +29,16 @@ from research.artifacts import STAGES
 from research.models import Run
 from research.names import FINISHED
 from research.stages.context import StageContext
-from research.store import RunLocked, RunStore, StoreError, now_iso
+from research.store import (
+    INDEX,
+    INDEX_LOCK,
+    LOCK,
+    RunGone,
+    RunLocked,
+    RunStore,
+    StoreError,
+    now_iso,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -91,14 +100,41 @@ def execute_stage(
     lock_wait: float = 0.0,
     time_limit: TimeLimit | None = None,
 ) -> StageResult:
-    """Run `stage` for `run_id` unless its valid output is already on disk."""
+    """Run `stage` for `run_id` unless its valid output is already on disk. A run whose
+    folder is gone raises RunGone, having failed the run's rows with the reason."""
     store = services.store_for(run_id)
+    if not store.exists():
+        raise lost(store)
     try:
         with store.lock(wait=lock_wait):
             return _execute_locked(store, stage, force, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=stage, reason="another process holds the run")
         return StageResult(stage, "locked")
+    except OSError as exc:
+        if not store.exists():
+            raise lost(store) from exc
+        raise
+
+
+def lost(store: RunStore, log: bool = True) -> RunGone:
+    """Fail the rows of a run whose folder is gone or was never completed, and say why."""
+    reason = services.FOLDER_UNFINISHED if never_completed(store) else services.FOLDER_GONE
+    if services.fail_lost_run(store.run_id, reason) and log:
+        logger.warning("run %s stopped: %s (folder %s)", store.run_id, reason, store.path)
+    return RunGone(reason)
+
+
+def never_completed(store: RunStore) -> bool:
+    """A run folder holding nothing but locks and the temporary file of its first manifest:
+    the process creating it stopped before the manifest was in place."""
+    try:
+        names = os.listdir(store.path)
+    except OSError:
+        return False
+    return not store.exists() and all(
+        name in (LOCK, INDEX_LOCK) or name.startswith(f".{INDEX}.") for name in names
+    )
 
 
 def _execute_locked(
@@ -134,6 +170,8 @@ def _execute_locked(
             pause_point(store.run_id, f"{stage}:running")
             counts = spec.run(store, ctx)
     except Exception as exc:
+        if not store.exists():
+            raise lost(store) from exc
         _fail(store, stage, exc, time_limit)
         raise
     pause_point(store.run_id, f"{stage}:written")
@@ -313,6 +351,8 @@ class Heartbeat:
 
     def _beat(self) -> None:
         while not self._stop.wait(self.every):
+            if not self.store.exists():
+                return  # the run folder is gone: the stage fails at its next write
             try:
                 transition(
                     self.store, self.stage, {"status": "running"}, sync=False, heartbeat=now_iso()

@@ -62,6 +62,8 @@ class Recovery:
             return f"Nothing to do: {label} {self.reason}."
         if self.did == "finished":
             return f"Marked the run finished: {self.reason}."
+        if self.did == "failed" and self.stage is None:
+            return f"Marked the run failed: {self.reason}"
         if self.did == "failed":
             return f"Marked the run failed: {label} {self.reason}."
         return f"Queued {label} for the workers: it {self.reason}."
@@ -116,9 +118,9 @@ def supervise(lease: float) -> list[Recovery]:
     runs = unfinished_runs()
     waiting = waiting_messages(lease) if runs else set()
     done = []
-    for run_id in runs:
+    for run_id, created in runs:
         try:
-            recovery = recover_run(run_id, lease, waiting=waiting)
+            recovery = _lost(run_id, created, lease) or recover_run(run_id, lease, waiting=waiting)
         except Exception:  # one damaged run must not stop the others being looked after
             logger.exception("could not check run %s for recovery", run_id)
             continue
@@ -128,10 +130,24 @@ def supervise(lease: float) -> list[Recovery]:
     return done
 
 
-def unfinished_runs() -> list[str]:
+def unfinished_runs() -> list[tuple[str, datetime]]:
+    """(run id, created) of every run the database says is queued or running, oldest first."""
     open_statuses = (Run.Status.QUEUED, Run.Status.RUNNING)
     rows = Run.objects.filter(status__in=open_statuses).order_by("created")
-    return list(rows.values_list("run_id", flat=True))
+    return list(rows.values_list("run_id", "created"))
+
+
+def _lost(run_id: str, created: datetime, lease: float) -> Recovery | None:
+    """A run whose folder is gone, or was never completed, cannot go on: fail it with the
+    reason. A run's row is written a moment before its folder, so a folder is waited for
+    a third of the lease, one supervisor pass, after the row was created."""
+    store = services.store_for(run_id)
+    if store.exists() or (datetime.now(UTC) - created).total_seconds() < lease / 3:
+        return None
+    reason = services.FOLDER_UNFINISHED if pipeline.never_completed(store) else services.FOLDER_GONE
+    if not services.fail_lost_run(run_id, reason):
+        return Recovery(run_id, None, "", "was just failed by another process")
+    return Recovery(run_id, None, "failed", f"{reason} (folder {store.path})")
 
 
 class Supervisor(threading.Thread):

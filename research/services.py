@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -82,6 +83,42 @@ def _enqueue(run_id: str) -> None:
     except Exception:
         logger.exception("could not queue run %s", run_id)
         mark_run(run_id, Run.Status.FAILED, STAGES[0], NOT_QUEUED)
+
+
+FOLDER_GONE = (
+    "its files on the server are gone (deleted while the run was going?), so it cannot go on. "
+    "Ask the question again."
+)
+FOLDER_UNFINISHED = (
+    "its files on the server were never completed (the server stopped while creating them), "
+    "so it cannot start. Ask the question again."
+)
+
+
+def fail_lost_run(run_id: str, reason: str) -> bool:
+    """Fail a run whose folder is gone or was never completed. Its manifest cannot record
+    anything, so the rows say why it stopped. Returns whether this call failed it (an
+    update gated on the run still being unfinished: of several callers, one does)."""
+    run = Run.objects.filter(run_id=run_id).first()
+    if run is None:
+        return False
+    stage = run.current_stage or STAGES[0]
+    failed = Run.objects.filter(
+        pk=run.pk, status__in=(Run.Status.QUEUED, Run.Status.RUNNING)
+    ).update(
+        status=Run.Status.FAILED,
+        current_stage=stage,
+        error=f"{stage}: {reason}",
+        finished=timezone.now(),
+        updated=timezone.now(),
+    )
+    if not failed:
+        return False
+    unfinished = StageRun.objects.filter(run=run).exclude(status__in=("done", "skipped"))
+    unfinished.filter(Q(stage=stage) | Q(status__in=("queued", "running"))).update(
+        status=StageRun.Status.FAILED, error=reason
+    )
+    return True
 
 
 def create_run(

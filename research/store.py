@@ -49,6 +49,11 @@ class RunLocked(StoreError):
     """Another live process holds this run's lock."""
 
 
+class RunGone(StoreError):
+    """The run folder, or its manifest, is not there: deleted while the run was going, or
+    never completed (the process creating it stopped before it wrote index.json)."""
+
+
 # Lock descriptors this process holds right now. A child forked meanwhile (a Celery prefork
 # pool replacing a worker process) inherits copies that would keep a flock held after the
 # parent lets go, so the child closes them first thing.
@@ -144,7 +149,7 @@ class RunStore:
 
     def write_bytes(self, name: str, data: bytes) -> None:
         path = self.artifact_path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self._make_folder(path.parent)
         atomic_write(path, data)
         digest = hashlib.sha256(data).hexdigest()
         self.update_index(lambda index: _record_artifact(index, name, len(data), digest))
@@ -158,7 +163,7 @@ class RunStore:
         for name, text in files.items():
             data = text.encode("utf-8")
             path = self.artifact_path(name)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            self._make_folder(path.parent)
             atomic_write(path, data)
             entries.append((name, len(data), hashlib.sha256(data).hexdigest()))
 
@@ -167,6 +172,12 @@ class RunStore:
                 _record_artifact(index, *entry)
 
         self.update_index(record)
+
+    def _make_folder(self, folder: Path) -> None:
+        """Make an artifact's folder inside the run folder, never the run folder itself:
+        a run folder deleted mid-run stays deleted, and the writes fail."""
+        if folder != self.path:
+            folder.mkdir(exist_ok=True)
 
     def write_json(self, name: str, payload: Any) -> None:
         self.write_bytes(name, dumps(payload))

@@ -24,6 +24,9 @@ from research.web import actions, present
 from research.web.verdicts import verdict_for
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
+NO_FILES = (
+    "This run's files are gone from the server, so it cannot be re-run. Ask the question again."
+)
 # A run still queued after this long has probably no worker to take it.
 WORKER_HINT_AFTER = 20  # seconds
 
@@ -114,6 +117,8 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
         messages.error(request, "Choose a stage to re-run from.")
+    elif not services.store_for(run.run_id).exists():
+        messages.error(request, NO_FILES)
     elif run.status in LIVE:
         messages.error(request, "The run is still going. Cancel it before re-running a stage.")
     elif not _may_rerun(run, stage):
@@ -204,7 +209,8 @@ def run_state(run: Run) -> str:
 
 def stage_rows(run: Run) -> list[StageRow]:
     live = run.status in LIVE
-    rows, ready = [], not live
+    # A run whose files are gone cannot run any stage again.
+    rows, ready = [], not live and services.store_for(run.run_id).exists()
     for number, view in enumerate(selectors.run_stages(run), 1):
         rows.append(_row(view, number, live, ready))
         # A stage can run again only once every stage before it has its output.
@@ -213,7 +219,8 @@ def stage_rows(run: Run) -> list[StageRow]:
 
 
 def first_unfinished(rows: list[StageRow]) -> StageRow | None:
-    return next((r for r in rows if r.status not in FINISHED), None)
+    """The stage a stopped run would go on from, if it can go on at all."""
+    return next((r for r in rows if r.status not in FINISHED and r.can_rerun), None)
 
 
 def _may_rerun(run: Run, stage: str) -> bool:

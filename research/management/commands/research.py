@@ -215,7 +215,7 @@ class Command(BaseCommand):
                 result = pipeline.execute_stage(
                     run_id, stage, force=stage == from_stage, lock_wait=2.0
                 )
-            except pipeline.StageError as exc:
+            except (pipeline.StageError, StoreError) as exc:
                 raise CommandError(f"{label} failed: {exc}") from exc
             except Exception as exc:
                 raise CommandError(

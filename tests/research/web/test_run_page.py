@@ -114,6 +114,27 @@ def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ad
     )
 
 
+def test_a_run_whose_files_are_gone_says_so_and_offers_no_rerun(ada, ada_client, started):
+    import shutil
+
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 3})
+    mark(run, "filter", "running")
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    shutil.rmtree(services.store_for(run.run_id).path)
+    services.fail_lost_run(run.run_id, services.FOLDER_GONE)
+
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+
+    banner = response.text.split('<ol class="stages">')[0]
+    assert "The run stopped at Filter." in banner
+    assert "Its files on the server are gone (deleted while the run was going?)" in banner
+    assert "Re-run" not in response.text
+    response = ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "filter"}, follow=True)
+    assert "files are gone from the server, so it cannot be re-run" in response.text
+    assert started == []
+
+
 def test_a_run_no_worker_has_taken_says_so(ada, ada_client):
     run = make_run(ada)
     Run.objects.filter(pk=run.pk).update(updated=run.created.replace(year=2020))
