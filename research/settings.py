@@ -194,6 +194,9 @@ LLM_STAGE_MODELS = env_per_stage(
 LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 15_000, minimum=1)
 LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1)  # calls in flight per stage
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=1.0)  # total seconds for one request
+# Bytes of one model answer read at most, counted as it streams: a larger answer is refused
+# (BLOCKED) without being read whole, and counts its answer cap against the token budget.
+LLM_MAX_ANSWER_BYTES = env_int("LLM_MAX_ANSWER_BYTES", 1_000_000, minimum=4096)
 # How the answer's JSON Schema is sent: json_schema (structured outputs), json_object (JSON
 # mode, the schema in the prompt), or auto: json_schema until the endpoint refuses it.
 LLM_RESPONSE_FORMAT = env_choice(
@@ -231,6 +234,9 @@ FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
 FETCH_DEADLINE = env_float("FETCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_DEADLINE = env_float("SEARCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
+# Bytes of one search answer read at most (SearXNG's JSON, a remote MCP tool's result),
+# counted as it streams: a larger answer is refused (BLOCKED) without being read whole.
+SEARCH_MAX_BYTES = env_int("SEARCH_MAX_BYTES", 2_000_000, minimum=1024)
 # Searches in flight at once per provider: enough to hide latency, few enough that a
 # SearXNG instance or a search API does not rate-limit the run.
 SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 12, minimum=1)

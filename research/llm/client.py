@@ -45,7 +45,7 @@ from research.llm.answers import InvalidAnswer, parse_answer, strict_schema
 from research.llm.budget import TokenBudget, Usage, estimate_tokens
 from research.llm.config import LLMConfig
 from research.outcomes import Outcome
-from research.providers.http import describe
+from research.providers.http import aread_capped, describe
 
 M = TypeVar("M", bound=BaseModel)
 Note = Callable[..., None]
@@ -112,6 +112,7 @@ class _Reply:
     retry: bool = False
     retry_after: float | None = None
     requests: int = 1
+    huge: bool = False  # refused unread for its size: it counts its whole answer cap
 
 
 def _discard(event: str, **data: Any) -> None:
@@ -245,7 +246,12 @@ class ChatClient:
         try:
             reply = await self._send(self._body(ask, chosen, messages))
             if reply.outcome is Outcome.OK and reply.usage is None:
-                reply.usage = Usage(prompt, estimate_tokens(reply.text), estimated=True)
+                # Counted from the text, but never past what the answer was allowed: an
+                # endpoint that sends more has ignored max_tokens.
+                completion = min(estimate_tokens(reply.text), ask.max_tokens)
+                reply.usage = Usage(prompt, completion, estimated=True)
+            elif reply.huge:
+                reply.usage = Usage(prompt, ask.max_tokens, estimated=True)
         finally:
             self._budget.settle(permit, reply.usage or Usage())
         return reply
@@ -293,9 +299,13 @@ class ChatClient:
         return min(delay, RETRY_AFTER_CAP)
 
     async def _post(self, body: dict[str, Any]) -> _Reply:
+        cap = self.config.max_answer_bytes
         try:
-            async with asyncio.timeout(self.config.timeout):
-                response = await self._http.post(self.url, json=body)
+            async with (
+                asyncio.timeout(self.config.timeout),
+                self._http.stream("POST", self.url, json=body) as response,
+            ):
+                data = await aread_capped(response, cap)
         except (TimeoutError, httpx.TimeoutException):
             reason = (
                 f"no complete answer within the {self.config.timeout:g} s deadline (LLM_TIMEOUT)"
@@ -304,7 +314,13 @@ class ChatClient:
         except httpx.HTTPError as exc:
             reason = f"could not reach the endpoint: {describe(exc)}"
             return _Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
-        return _read(response)
+        if data is None:
+            reason = (
+                f"the answer was larger than {cap:,} bytes (LLM_MAX_ANSWER_BYTES), so it was "
+                "refused unread"
+            )
+            return _Reply(Outcome.BLOCKED, reason=reason, status=response.status_code, huge=True)
+        return _read(response, data)
 
 
 def _both(first: _Reply, again: _Reply) -> _Reply:
@@ -316,11 +332,11 @@ def _both(first: _Reply, again: _Reply) -> _Reply:
     )
 
 
-def _read(response: httpx.Response) -> _Reply:
+def _read(response: httpx.Response, data: bytes) -> _Reply:
     status = response.status_code
     if 200 <= status < 300:
-        return _completion(response)
-    detail = _error_message(response)
+        return _completion(response, data)
+    detail = _error_message(response, data)
     wait = retry_after(response.headers.get("Retry-After"))
     if status in (401, 403):
         reason = f"the endpoint refused the credentials ({status}: {detail}); check LLM_API_KEY"
@@ -342,9 +358,9 @@ def _read(response: httpx.Response) -> _Reply:
     return _Reply(Outcome.UNAVAILABLE, reason=reason, status=status)
 
 
-def _completion(response: httpx.Response) -> _Reply:
+def _completion(response: httpx.Response, data: bytes) -> _Reply:
     try:
-        payload = response.json()
+        payload = json.loads(data)
         choice = payload["choices"][0]
         content = choice["message"].get("content")
         finish_reason = choice.get("finish_reason")
@@ -393,12 +409,12 @@ def _usage(raw: Any) -> Usage | None:
     return Usage(prompt, completion)
 
 
-def _error_message(response: httpx.Response) -> str:
+def _error_message(response: httpx.Response, data: bytes) -> str:
     """The endpoint's own words for an error ({"error": {"message"}} in the OpenAI API)."""
     try:
-        payload = response.json()
+        payload = json.loads(data)
     except ValueError:
-        text = response.text.strip()
+        text = data.decode(response.encoding or "utf-8", errors="replace").strip()
     else:
         error = payload.get("error") if isinstance(payload, dict) else None
         if isinstance(error, dict):
