@@ -32,7 +32,7 @@ import redis
 from django.conf import settings
 from django.db import close_old_connections
 
-from research import pipeline, services
+from research import diskspace, pipeline, services
 from research.models import Run
 from research.names import stage_label
 from research.store import RunLocked, RunStore, StoreError, now_iso
@@ -104,7 +104,12 @@ def recover_orphaned_runs() -> list[str]:
     This scans the folders, so it also finds runs the database does not list."""
     resumed = []
     for run_id, _stage in orphaned_runs():
-        recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
+        try:
+            recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
+        except Exception as exc:  # the supervisor tries again; the worker must start
+            if not _out_of_space(run_id, exc):
+                logger.exception("could not resume run %s", run_id)
+            continue
         if recovery.did:
             resumed.append(run_id)
     return resumed
@@ -121,13 +126,34 @@ def supervise(lease: float) -> list[Recovery]:
     for run_id, created in runs:
         try:
             recovery = _lost(run_id, created, lease) or recover_run(run_id, lease, waiting=waiting)
-        except Exception:  # one damaged run must not stop the others being looked after
-            logger.exception("could not check run %s for recovery", run_id)
+        except Exception as exc:  # one damaged run must not stop the others being looked after
+            if not _out_of_space(run_id, exc):
+                logger.exception("could not check run %s for recovery", run_id)
             continue
         if recovery.did:
             logger.warning("run %s: %s", run_id, recovery.sentence())
             done.append(recovery)
     return done
+
+
+def _out_of_space(run_id: str, exc: BaseException) -> bool:
+    """A run that could not be moved on for want of disk space waits for room: its row says
+    so, and one log line says it once, not a traceback every pass."""
+    cause = diskspace.full(exc)
+    if cause is None:
+        return False
+    try:
+        stage = _current_stage(services.store_for(run_id).index()) or pipeline.active_stages()[0]
+    except (OSError, StoreError):
+        stage = pipeline.active_stages()[0]
+    if services.wait_for_space(run_id, stage):
+        logger.warning(
+            "run %s: %s waits for disk space (%s); it goes on once a write succeeds",
+            run_id,
+            stage_label(stage),
+            cause.strerror or cause,
+        )
+    return True
 
 
 def unfinished_runs() -> list[tuple[str, datetime]]:
@@ -260,8 +286,15 @@ def _running(store: RunStore, stage: str, entry: dict[str, Any], lease: float) -
         reason = f"lost its worker {recoveries + 1} times (killed, or out of memory?)"
         return _give_up(store, stage, reason)
     when = {"status": "running", "heartbeat": entry.get("heartbeat")}
-    fields = {**pipeline.queued_fields(), "recoveries": recoveries + 1}
-    return _resend(store, stage, when, fields, "was running with no live worker")
+    # A stage stopped for want of disk space did not lose its worker: that is not counted.
+    waited = services.waiting_for_space(store.run_id)
+    fields = {**pipeline.queued_fields(), "recoveries": recoveries + (0 if waited else 1)}
+    reason = (
+        "waited for disk space, and there is room again"
+        if waited
+        else ("was running with no live worker")
+    )
+    return _resend(store, stage, when, fields, reason)
 
 
 def _queued(

@@ -16,8 +16,9 @@ from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import OperationalError
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import diskspace, pipeline, services, steps  # noqa: F401  (registers the stages)
 from research.artifacts import STAGES
+from research.diskspace import DiskFull
 from research.models import Run
 from research.store import StoreError
 
@@ -110,8 +111,15 @@ def _stage_task(stage: str):
         pipeline.pause_point(run_id, f"{stage}:received")
         try:
             return advance(run_id, stage)
+        except DiskFull:
+            return "waiting"  # the supervisor sends it again once there is room
         except (pipeline.StageError, StoreError, SoftTimeLimitExceeded):
             return "failed"  # already recorded on the run; retrying cannot help
+        except OSError as exc:
+            if not diskspace.full(exc):
+                raise
+            pipeline.wait_for_space(services.store_for(run_id), stage, exc)
+            return "waiting"  # the handover to the next stage could not be written
 
     return task
 

@@ -8,8 +8,9 @@ and a stage message still waiting is skipped when it arrives; a re-run clears th
 
 from __future__ import annotations
 
-from research import pipeline, services, tasks
+from research import pipeline, repair, services, tasks
 from research.models import Run
+from research.names import stage_label
 from research.store import now_iso
 
 CANCELLED = "Cancelled on request. Re-run it from any stage to continue."
@@ -28,10 +29,29 @@ def cancel_run(run: Run, by: str = "") -> None:
 
 
 def rerun_from(run: Run, stage: str) -> None:
-    """Run `stage` and every later one again; earlier stages keep their output."""
+    """Run `stage` and every later one again; earlier stages keep their output. A damaged
+    manifest is rebuilt first, from the files still sound."""
+    store = services.store_for(run.run_id)
+    damage = repair.manifest_damage(store)
+    if damage is not None:
+        repair.rebuild_manifest(store, damage)
     pipeline.reset_from(run.run_id, stage)
     services.mark_run(run.run_id, Run.Status.QUEUED, stage)
     tasks.start(run.run_id, stage)
+
+
+def repair_run(run: Run) -> str:
+    """Rebuild a damaged manifest, then carry on from the first stage whose output is not
+    sound; says what was done."""
+    store = services.store_for(run.run_id)
+    damage = repair.manifest_damage(store)
+    said = repair.rebuild_manifest(store, damage) if damage is not None else "the manifest is sound"
+    stage = pipeline.first_unfinished(run.run_id)
+    if stage is None:
+        pipeline.finish_run(run.run_id, pipeline.active_stages()[-1])
+        return f"Verdict {said}."
+    rerun_from(run, stage)
+    return f"Verdict {said}; the run goes on from {stage_label(stage)}."
 
 
 def is_cancelled(run: Run) -> bool:

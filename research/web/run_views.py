@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from research import selectors, services
+from research import diskspace, selectors, services
 from research.artifacts import STAGES
 from research.models import Run
 from research.names import FINISHED, PLAN, stage_label
@@ -134,6 +134,22 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     return redirect("web:run", run_id=run.run_id)
 
 
+@login_required
+@require_POST
+def repair(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    if run.status in LIVE:
+        messages.error(request, "The run is still going. Cancel it before repairing it.")
+    elif not services.store_for(run.run_id).exists():
+        messages.error(request, NO_FILES)
+    else:
+        try:
+            messages.success(request, actions.repair_run(run))
+        except StoreError as exc:
+            messages.error(request, str(exc))
+    return redirect("web:run", run_id=run.run_id)
+
+
 def progress_context(run: Run) -> dict[str, Any]:
     analysis = selectors.run_analysis(run)
     rows = [_with_model(r, analysis) for r in stage_rows(run)]
@@ -155,6 +171,7 @@ def progress_context(run: Run) -> dict[str, Any]:
         or _failure(run),
         "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
+        "waiting_for_space": _waiting_for_space(run),
         "analysis": analysis_context(analysis),
     }
 
@@ -283,7 +300,15 @@ STATE_LABELS = {
 }
 
 
+def _waiting_for_space(run: Run) -> str:
+    """Why a run still going waits for disk space, in a sentence; empty when it does not."""
+    if run.status not in LIVE or not diskspace.is_waiting(run.error):
+        return ""
+    why = run.error.partition(f"{diskspace.WAITING}: ")[2]
+    return why[:1].upper() + why[1:]
+
+
 def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
-    if run.status != Run.Status.QUEUED or any(r.status == "running" for r in rows):
+    if run.status != Run.Status.QUEUED or run.error or any(r.status == "running" for r in rows):
         return False
     return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER

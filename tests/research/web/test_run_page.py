@@ -339,3 +339,44 @@ def test_a_stage_where_some_model_answers_went_unused_says_the_reader_stood_in(a
         "judgement stands for the other 1"
     ) in stage_block(response, "Filter")
     assert "The model" not in stage_block(response, "Retrieve")
+
+
+def test_repairing_a_run_whose_manifest_is_corrupt_rebuilds_it_and_goes_on(
+    ada_client, finished_run, started
+):
+    store = services.store_for(finished_run.run_id)
+    store.path.joinpath("index.json").write_text("{", encoding="utf-8")
+    store.artifact_path("round_5_decision.json").write_text("{}", encoding="utf-8")
+
+    response = ada_client.post(f"/runs/{finished_run.run_id}/repair/", follow=True)
+
+    assert (
+        "Verdict rebuilt the manifest from the files that are sound, up to cross-validate; "
+        "the run goes on from decide." in response.text
+    )
+    assert started == [(finished_run.run_id, "decide")]
+    stages = store.index()["stages"]
+    assert [stages[s]["status"] for s in stages] == ["done"] * 4 + ["pending"]
+    assert Run.objects.get(pk=finished_run.pk).status == "queued"
+
+
+def test_a_stage_whose_input_is_damaged_fails_saying_which_file_and_what_to_rerun(
+    ada_client, finished_run
+):
+    from research import pipeline
+    from research.store import ArtifactDamaged
+
+    store = services.store_for(finished_run.run_id)
+    path = store.artifact_path("round_4_crosscheck.json")
+    path.write_bytes(path.read_bytes()[:-10] + b"   \n}\n\n\n\n")
+
+    with pytest.raises(ArtifactDamaged):
+        pipeline.execute_stage(finished_run.run_id, "decide", force=True)
+
+    then = store.artifact_entry("round_4_crosscheck.json")["bytes"]
+    run = Run.objects.get(pk=finished_run.pk)
+    assert run.error == (
+        "decide: round_4_crosscheck.json is damaged: its contents no longer match the checksum "
+        f"recorded when it was written ({then:,} bytes then, {path.stat().st_size:,} bytes "
+        "now). Re-run from cross-validate to write it again."
+    )
