@@ -47,6 +47,22 @@ _EN: dict[str, str] = {
     "mode_budget_out": (
         "; the token budget ran out at {stage}, so the deterministic reader did the rest"
     ),
+    "mode_time_out": (
+        "; the model's time ran out at {stage} (LLM_STAGE_SECONDS), so the deterministic reader "
+        "did the rest of that stage"
+    ),
+    "mode_time_lost": (
+        "; the model gave no usable answer within its time at {stage} (LLM_STAGE_SECONDS), so "
+        "the deterministic reader did the rest"
+    ),
+    "mode_llm_in": " in {stages}",
+    "mode_model_unused": (
+        "deterministic analysis: the model ({model}) was configured, but none of its answers "
+        "was used"
+    ),
+    "why_unused_lost": " (it could not be reached from {stage} on)",
+    "why_unused_budget": " (the token budget ran out at {stage})",
+    "why_unused_time": " (its time ran out at {stage}, LLM_STAGE_SECONDS)",
     # the opening
     "low_confidence": (
         "Low confidence ({confidence}/100, below the threshold of {threshold}): "
@@ -228,6 +244,18 @@ _ZH: dict[str, str] = {
     "mode_llm": "大模型辅助分析",
     "mode_model_lost": "；从{stage}阶段起无法连接大模型，其余部分由确定性分析完成",
     "mode_budget_out": "；令牌预算在{stage}阶段用尽，其余部分由确定性分析完成",
+    "mode_time_out": (
+        "；大模型在{stage}阶段用完了时间（LLM_STAGE_SECONDS），该阶段其余部分由确定性分析完成"
+    ),
+    "mode_time_lost": (
+        "；大模型在{stage}阶段的时间内没有给出可用的回答（LLM_STAGE_SECONDS），"
+        "其余部分由确定性分析完成"
+    ),
+    "mode_llm_in": "，用于{stages}",
+    "mode_model_unused": "确定性分析：已配置大模型（{model}），但没有采用它的任何回答",
+    "why_unused_lost": "（从{stage}阶段起无法连接）",
+    "why_unused_budget": "（令牌预算在{stage}阶段用尽）",
+    "why_unused_time": "（在{stage}阶段用完了时间，LLM_STAGE_SECONDS）",
     "low_confidence": "低置信度（{confidence}/100，低于阈值 {threshold}）："
     "此结果不适合直接用于决策。",
     "would_raise": "补充以下信息可以提高置信度：",

@@ -154,15 +154,38 @@ def _citer(numbers: dict[str, int]) -> narrative.Cite:
 
 
 def mode_line(d: Decision, t: Strings) -> str:
-    """Which method produced the decision, naming the model in LLM mode."""
+    """Which method produced the decision: "LLM-assisted" only where the model's answers
+    were used, naming the model and the stages, and where it stopped being asked."""
     if d.mode != "llm":
+        if d.model and d.model_stages == []:
+            return t("mode_model_unused", model=d.model) + _why_not(d, t)
         return t("mode_deterministic")
     line = t("mode_llm") + (f" ({d.model})" if d.model else "")
-    if d.model_unreachable_at:
-        line += t("mode_model_lost", stage=stage_label(d.model_unreachable_at))
+    if d.model_stages:
+        line += t("mode_llm_in", stages=", ".join(stage_label(s) for s in d.model_stages))
+    lost, timed_out = d.model_unreachable_at, d.model_time_out_at
+    if lost and lost == timed_out:  # nothing usable came in the stage's time
+        line += t("mode_time_lost", stage=stage_label(lost))
+    elif lost:
+        line += t("mode_model_lost", stage=stage_label(lost))
     elif d.budget_exhausted_at:
         line += t("mode_budget_out", stage=stage_label(d.budget_exhausted_at))
+    elif timed_out:
+        line += t("mode_time_out", stage=stage_label(timed_out))
     return line
+
+
+def _why_not(d: Decision, t: Strings) -> str:
+    """Why a configured model gave no usable answer, when the run knows."""
+    if d.model_time_out_at and d.model_time_out_at == d.model_unreachable_at:
+        return t("why_unused_time", stage=stage_label(d.model_time_out_at))
+    if d.model_unreachable_at:
+        return t("why_unused_lost", stage=stage_label(d.model_unreachable_at))
+    if d.budget_exhausted_at:
+        return t("why_unused_budget", stage=stage_label(d.budget_exhausted_at))
+    if d.model_time_out_at:
+        return t("why_unused_time", stage=stage_label(d.model_time_out_at))
+    return ""
 
 
 def model_leans_line(d: Decision, t: Strings) -> str:

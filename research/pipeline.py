@@ -327,16 +327,23 @@ def reset_from(run_id: str, stage: str) -> None:
     store = services.store_for(run_id)
     for later in STAGES[STAGES.index(stage) :]:
         mark_stage(store, later, status="pending", started=None, finished=None, recoveries=0)
-    store.update_index(_cleared_for_rerun)
+    store.update_index(lambda index: _cleared_for_rerun(index, STAGES[STAGES.index(stage) :]))
     store.log("rerun_requested", from_stage=stage)
 
 
-def _cleared_for_rerun(index: dict[str, Any]) -> None:
+def _cleared_for_rerun(index: dict[str, Any], again: list[str] | tuple[str, ...]) -> None:
     """A re-run is a new attempt: not finished, not cancelled, and the model worth asking
-    again (its endpoint may be back)."""
+    again (its endpoint may be back), with its time afresh in the stages that run again."""
     index.pop("finished", None)
     index.pop("cancelled", None)
-    (index.get("analysis") or {}).pop("model_unreachable", None)
+    analysis = index.get("analysis") or {}
+    analysis.pop("model_unreachable", None)
+    if isinstance(analysis.get("time_out"), list):
+        analysis["time_out"] = [
+            e
+            for e in analysis["time_out"]
+            if not isinstance(e, dict) or e.get("stage") not in again
+        ]
 
 
 def first_unfinished(run_id: str) -> str | None:

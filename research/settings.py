@@ -194,6 +194,11 @@ LLM_STAGE_MODELS = env_per_stage(
 LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 15_000, minimum=1)
 LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1)  # calls in flight per stage
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=1.0)  # total seconds for one request
+# Seconds a stage may spend waiting on the model, every request, retry and Retry-After wait
+# included: a stage's model budget in time, like LLM_MAX_TOKENS_PER_RUN in tokens. Past it
+# the stage asks nothing more and the deterministic reader does the rest; a stage that got
+# no usable answer in that time stops the rest of the run asking.
+LLM_STAGE_SECONDS = env_float("LLM_STAGE_SECONDS", 60.0, minimum=1.0)
 # Bytes of one model answer read at most, counted as it streams: a larger answer is refused
 # (BLOCKED) without being read whole, and counts its answer cap against the token budget.
 LLM_MAX_ANSWER_BYTES = env_int("LLM_MAX_ANSWER_BYTES", 1_000_000, minimum=4096)

@@ -343,6 +343,18 @@ class RunStore:
 
         self.update_index(mark)
 
+    def mark_model_time_out(self, entry: dict[str, Any]) -> None:
+        """Note each stage whose time with the model ran out (`analysis.time_out`)."""
+
+        def mark(index: dict[str, Any]) -> bool:
+            stages = index.setdefault("analysis", {}).setdefault("time_out", [])
+            if any(e.get("stage") == entry.get("stage") for e in stages if isinstance(e, dict)):
+                return False
+            stages.append(entry)
+            return True
+
+        self.update_index(mark)
+
     def mark_model_unreachable(self, entry: dict[str, Any]) -> None:
         """Note the stage where the model could not be reached; the first note stands."""
 

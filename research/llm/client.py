@@ -32,6 +32,7 @@ import json
 import random
 import re
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -93,6 +94,8 @@ class Answer(Generic[M]):
     repaired: bool = False  # the value came from the repair request
     # The endpoint itself failed (no answer in time, no connection, 5xx) on every try.
     endpoint_down: bool = False
+    # The stage's time with the model (LLM_STAGE_SECONDS) ran out before an answer came.
+    out_of_time: bool = False
 
     @property
     def ok(self) -> bool:
@@ -113,6 +116,7 @@ class _Reply:
     retry_after: float | None = None
     requests: int = 1
     huge: bool = False  # refused unread for its size: it counts its whole answer cap
+    out_of_time: bool = False  # the stage's model time ran out
 
 
 def _discard(event: str, **data: Any) -> None:
@@ -130,8 +134,10 @@ class ChatClient:
         *,
         sleep: Sleep = asyncio.sleep,
         note: Note = _discard,
+        deadline: float | None = None,
     ) -> None:
         self.config = config
+        self._deadline = deadline  # time.monotonic() by which the stage's model time ends
         self.model = model
         self.url = f"{config.base_url}/chat/completions"
         self._http = http
@@ -153,7 +159,11 @@ class ChatClient:
             if reply.outcome is not Outcome.OK:
                 down = reply.retry and reply.outcome in (Outcome.TIMEOUT, Outcome.UNAVAILABLE)
                 return Answer(
-                    **done, outcome=reply.outcome, reason=reply.reason, endpoint_down=down
+                    **done,
+                    outcome=reply.outcome,
+                    reason=reply.reason,
+                    endpoint_down=down and not reply.out_of_time,
+                    out_of_time=reply.out_of_time,
                 )
             try:
                 value = parse_answer(reply.text, reply.finish_reason, ask.schema)
@@ -285,7 +295,14 @@ class ChatClient:
             reply = await self._post(body)
             if not reply.retry or attempt >= tries:
                 break
-            await self._sleep(self._delay(attempt, reply.retry_after))
+            delay = self._delay(attempt, reply.retry_after)
+            left = self.time_left()
+            if left is not None and left <= delay:
+                # Waiting would outlast the stage's model time: no try after the wait.
+                reply.reason = f"{reply.reason}; {self.out_of_time_reason()} before another try"
+                reply.out_of_time, reply.retry = True, False
+                break
+            await self._sleep(delay)
         reply.requests = attempt
         if reply.outcome is not Outcome.OK and attempt > 1:
             reply.reason = f"{reply.reason} (after {attempt} tries)"
@@ -298,15 +315,34 @@ class ChatClient:
             delay = max(delay, retry_after)
         return min(delay, RETRY_AFTER_CAP)
 
+    def time_left(self) -> float | None:
+        """Seconds left of the stage's model time; None when it has no limit."""
+        return None if self._deadline is None else self._deadline - time.monotonic()
+
+    def out_of_time_reason(self) -> str:
+        return (
+            f"the stage's time with the model ({self.config.stage_seconds:g} s, "
+            "LLM_STAGE_SECONDS) ran out"
+        )
+
     async def _post(self, body: dict[str, Any]) -> _Reply:
         cap = self.config.max_answer_bytes
+        left = self.time_left()
+        if left is not None and left <= 0:
+            return _Reply(
+                Outcome.TIMEOUT, reason=f"not asked: {self.out_of_time_reason()}", out_of_time=True
+            )
+        timeout = self.config.timeout if left is None else min(self.config.timeout, left)
         try:
             async with (
-                asyncio.timeout(self.config.timeout),
+                asyncio.timeout(timeout),
                 self._http.stream("POST", self.url, json=body) as response,
             ):
                 data = await aread_capped(response, cap)
         except (TimeoutError, httpx.TimeoutException):
+            if timeout < self.config.timeout:
+                reason = f"no answer before {self.out_of_time_reason()}"
+                return _Reply(Outcome.TIMEOUT, reason=reason, out_of_time=True)
             reason = (
                 f"no complete answer within the {self.config.timeout:g} s deadline (LLM_TIMEOUT)"
             )

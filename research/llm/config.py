@@ -24,6 +24,7 @@ class LLMConfig:
     tries: int = 3
     base_delay: float = 0.5
     max_answer_bytes: int = 1_000_000  # of one answer, counted as it streams
+    stage_seconds: float = 60.0  # a stage's time with the model, tries and waits included
 
     def model_for(self, task: str) -> str:
         return self.stage_models.get(task) or self.model
@@ -49,4 +50,5 @@ class LLMConfig:
             tries=settings.RETRY_TRIES,
             base_delay=settings.RETRY_BASE_DELAY,
             max_answer_bytes=settings.LLM_MAX_ANSWER_BYTES,
+            stage_seconds=settings.LLM_STAGE_SECONDS,
         )

@@ -172,7 +172,7 @@ def progress_context(run: Run) -> dict[str, Any]:
         "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
         "waiting_for_space": _waiting_for_space(run),
-        "analysis": analysis_context(analysis),
+        "analysis": analysis_context(analysis, live=run.status in LIVE),
     }
 
 
@@ -186,13 +186,29 @@ def _with_model(row: StageRow, analysis: selectors.Analysis) -> StageRow:
     )
 
 
-def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:
-    """What the page says about the method: the mode, the model, and tokens against the budget."""
+def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[str, Any]:
+    """What the page says about the method: the mode, the model, and tokens against the
+    budget. "LLM-assisted" only once the model's answers were used."""
     budget = analysis.budget or getattr(settings, "LLM_MAX_TOKENS_PER_RUN", None)
     exhausted = analysis.budget_exhausted_at
+    if analysis.assisted:
+        label = "LLM-assisted analysis"
+    elif analysis.llm:
+        label = (
+            "No model answer used yet" if live else "Deterministic analysis (no model answer used)"
+        )
+    else:
+        label = "Deterministic analysis (no LLM)"
     return {
         "llm": analysis.llm,
-        "label": "LLM-assisted analysis" if analysis.llm else "Deterministic analysis (no LLM)",
+        "label": label,
+        "time_out": (
+            "The model's time ran out during "
+            f"{', '.join(stage_label(s) for s in analysis.time_out_at)} (LLM_STAGE_SECONDS): the "
+            "deterministic reader did the rest of that stage."
+            if analysis.time_out_at
+            else ""
+        ),
         "model": analysis.model,
         "total": f"{analysis.total:,}",
         "budget": f"{budget:,}" if analysis.llm and budget else "",

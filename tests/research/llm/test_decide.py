@@ -299,8 +299,12 @@ def test_a_malformed_answer_leaves_every_cell_to_the_rules(
     assert fallback["task"] == "decide"
     assert fallback["fallback"] == "the rules' lean for these cells"
     assert len(llm_stub.requests) == 2  # the answer and its one repair
-    assert "The model gave no cell's lean in this run" in report
-    assert "LLM-assisted analysis (stub-model)" in report
+    # No answer of the model was used anywhere in the run: the report claims no help.
+    assert (
+        "· deterministic analysis: the model (stub-model) was configured, but none of its "
+        "answers was used ·"
+    ) in report
+    assert "LLM-assisted" not in report
 
 
 def test_with_the_budget_spent_the_rules_decide_and_the_run_says_where_it_stopped(
