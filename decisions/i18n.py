@@ -41,6 +41,7 @@ _EN: dict[str, str] = {
     "run_line": "Run `{run_id}` · {mode} · generated {generated}",
     "mode_deterministic": "deterministic analysis (no LLM)",
     "mode_llm": "LLM-assisted analysis",
+    "mode_llm_named": "LLM-assisted analysis ({model})",
     "mode_model_lost": (
         "; the model could not be reached from {stage} on, so the deterministic reader did the rest"
     ),
@@ -228,6 +229,9 @@ _EN: dict[str, str] = {
     # sources
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · published {published} · "
     "stored extract: [{page}]({page})",
+    # A source whose address is not http(s) (a local file) is named, not linked.
+    "source_line_unlinked": "[{n}] {title} ({url}) · {site} · {kind} · published {published} · "
+    "stored extract: [{page}]({page})",
     "unknown": "unknown",
     "untitled": "untitled",
     "no_source": "No source could be read.",
@@ -242,6 +246,7 @@ _ZH: dict[str, str] = {
     "run_line": "运行 `{run_id}` · {mode} · 生成于 {generated}",
     "mode_deterministic": "确定性分析（未使用大模型）",
     "mode_llm": "大模型辅助分析",
+    "mode_llm_named": "大模型辅助分析 ({model})",
     "mode_model_lost": "；从{stage}阶段起无法连接大模型，其余部分由确定性分析完成",
     "mode_budget_out": "；令牌预算在{stage}阶段用尽，其余部分由确定性分析完成",
     "mode_time_out": (
@@ -396,6 +401,8 @@ _ZH: dict[str, str] = {
     "该页面的内容未知，这与“在已读页面中没有找到”不同：",
     "not_read_none": "保留但未阅读：无；每个保留的页面都已阅读或尝试读取。",
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · 发布于 {published} · "
+    "存储摘录：[{page}]({page})",
+    "source_line_unlinked": "[{n}] {title} ({url}) · {site} · {kind} · 发布于 {published} · "
     "存储摘录：[{page}]({page})",
     "unknown": "未知",
     "untitled": "无标题",
