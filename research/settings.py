@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Scripts only from this site's own files, on every page (research/web/security.py).
+    "research.web.security.ContentSecurityPolicy",
     # Static files, the admin's included, served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -144,6 +146,11 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 60, minimum=1)
 
 # --- Verdict -----------------------------------------------------------------------------
 
+# The addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+# (comma-separated IPs or CIDRs, or * for any): uvicorn then takes the client's address from
+# the header. Empty by default: the header is ignored and the address is the peer's own, so
+# nobody can pass for many addresses and slip past the sign-in throttle by rotating it.
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS")
 # `manage.py serve` listens here. Loopback by default: nothing off this machine reaches the
 # web pages or /mcp. To serve a network, set it to 0.0.0.0 (or an address), name the host
 # in ALLOWED_HOSTS and put a TLS proxy in front.
