@@ -235,6 +235,10 @@ def recover_run(
     if not store.exists():
         return Recovery(run_id, None, "", "has no run folder")
     leases = (lease, lease if running_lease is None else running_lease)
+    if services.waiting_for_space(run_id):
+        # Its stage stopped for want of space and nobody is running it: it is sent again
+        # at the first pass whose write gets through, not a lease later.
+        leases = (0.0, 0.0)
     try:
         with store.lock():
             return _recover_locked(store, leases, waiting)
