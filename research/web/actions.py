@@ -8,10 +8,14 @@ and a stage message still waiting is skipped when it arrives; a re-run clears th
 
 from __future__ import annotations
 
+import logging
+
 from research import pipeline, repair, services, tasks
 from research.models import Run
 from research.names import stage_label
-from research.store import now_iso
+from research.store import StoreError, now_iso
+
+logger = logging.getLogger(__name__)
 
 CANCELLED = "Cancelled on request. Re-run it from any stage to continue."
 UNFINISHED = ("queued", "running")
@@ -19,12 +23,17 @@ UNFINISHED = ("queued", "running")
 
 def cancel_run(run: Run, by: str = "") -> None:
     store = services.store_for(run.run_id)
-    pipeline.cancel(store, by)
-    stages = store.index()["stages"]
-    for stage, entry in stages.items():
-        if entry["status"] in UNFINISHED:
-            pipeline.mark_stage(store, stage, status="cancelled", finished=now_iso(), error="")
-    store.log("run_cancelled", by=by, stage=run.current_stage)
+    try:
+        pipeline.cancel(store, by)
+        stages = store.index()["stages"]
+        for stage, entry in stages.items():
+            if entry["status"] in UNFINISHED:
+                pipeline.mark_stage(store, stage, status="cancelled", finished=now_iso(), error="")
+        store.log("run_cancelled", by=by, stage=run.current_stage)
+    except (StoreError, OSError) as exc:
+        # Its files cannot take the mark (damaged, gone, a full disk): the database says
+        # it, and nothing queues a stage of a failed run.
+        logger.warning("run %s cancelled in the database only: %s", run.run_id, exc)
     services.mark_run(run.run_id, Run.Status.FAILED, run.current_stage, CANCELLED)
 
 

@@ -129,8 +129,12 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
             f"Re-run from {first.label if first else 'an earlier stage'} instead.",
         )
     else:
-        actions.rerun_from(run, stage)
-        messages.success(request, f"Re-running from {stage_label(stage)}.")
+        try:
+            actions.rerun_from(run, stage)
+        except StoreError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Re-running from {stage_label(stage)}.")
     return redirect("web:run", run_id=run.run_id)
 
 

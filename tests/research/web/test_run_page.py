@@ -380,3 +380,15 @@ def test_a_stage_whose_input_is_damaged_fails_saying_which_file_and_what_to_reru
         f"recorded when it was written ({then:,} bytes then, {path.stat().st_size:,} bytes "
         "now). Re-run from cross-validate to write it again."
     )
+
+
+def test_a_run_whose_manifest_is_damaged_can_still_be_cancelled(ada, ada_client):
+    run = make_run(ada)
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    services.store_for(run.run_id).path.joinpath("index.json").write_text("{", encoding="utf-8")
+
+    response = ada_client.post(f"/runs/{run.run_id}/cancel/", follow=True)
+
+    assert response.status_code == 200
+    assert "The run was cancelled." in response.text
+    assert Run.objects.get(pk=run.pk).error == CANCELLED
