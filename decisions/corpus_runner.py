@@ -139,6 +139,7 @@ class CorpusRunner:
         """Claim precision, stance recall and contradiction precision, against the
         labelled sentences and pairs of the topics that have them."""
         judged = [_judgement(s) for s in scores if s.judgement]
+        unlabelled = [s.topic for s in scores if s.judgement is None and s.topic != "all"]
         if not judged:
             return
         total = Judgement(topic="all")
@@ -162,6 +163,8 @@ class CorpusRunner:
             "(contradictions.jsonl): a claim or contradiction whose quotes match no label "
             "is not judged"
         )
+        if unlabelled:
+            w(f"no labels to judge against: {', '.join(unlabelled)}")
 
 
 def _judgement(score: TopicScore) -> Judgement:

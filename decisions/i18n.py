@@ -6,6 +6,7 @@ for a key and pass the facts as parameters. Quotes from sources are never transl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 LANGUAGES = ("en", "zh")
@@ -432,6 +433,18 @@ _ATTRIBUTES: dict[str, dict[str, str]] = {
         "throughput": "吞吐量",
     },
 }
+# Attributes with a part of their own: a version, a yardstick.
+_ATTRIBUTE_FORMS: dict[str, list[tuple[re.Pattern[str], str]]] = {
+    "en": [
+        (re.compile(r"release_date (\S+)"), "release date of {0}"),
+        (re.compile(r"multiple \((.+) vs (.+)\)"), "{0} relative to {1}"),
+    ],
+    "zh": [
+        (re.compile(r"release_date (\S+)"), "{0} 的发布日期"),
+        (re.compile(r"multiple \((.+) vs (.+)\)"), "相对 {1} 的{0}倍数"),
+        (re.compile(r"downloads per month"), "月下载量"),
+    ],
+}
 _VALUES: dict[str, dict[str, str]] = {
     "en": {},
     "zh": {
@@ -473,6 +486,11 @@ class Strings:
         return HEADINGS[self.language][section]
 
     def attribute(self, attribute: str) -> str:
+        """A claim's attribute as a reader would name it: "release date of 5.0",
+        "memory relative to RabbitMQ"; anything not known, as it is."""
+        for pattern, wording in _ATTRIBUTE_FORMS[self.language]:
+            if match := pattern.fullmatch(attribute):
+                return wording.format(*match.groups())
         names = _ATTRIBUTES[self.language]
         for key in sorted(names, key=len, reverse=True):
             if attribute == key or attribute.startswith((key + " ", key + "_")):

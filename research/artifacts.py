@@ -126,6 +126,10 @@ class KeyPoint(Artifact):
     # Who read the point off the page: the deterministic reader, or the model (LLM mode;
     # its quote was verified against the stored text before it was kept).
     origin: Literal["reader", "model"] = "reader"
+    # How the reader knows which option the point is about: the sentence names it, opens
+    # with a pronoun after one that does, sits under a heading naming it, on a page about
+    # it, after a sentence naming it, or in its table column or pros/cons list.
+    about: Literal["named", "pronoun", "heading", "page", "paragraph", "table"] | None = None
 
 
 class SourceNotes(Artifact):
@@ -146,6 +150,8 @@ class SourceNotes(Artifact):
 
 class Notes(Artifact):
     sources: list[SourceNotes]
+    # Other names the pages give an option ("Ozempic" for semaglutide), read with it.
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
 
     def ok_sources(self) -> list[SourceNotes]:
         """Sources that were read and count as evidence (syndicated copies do not)."""

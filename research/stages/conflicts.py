@@ -27,6 +27,7 @@ from itertools import combinations
 
 from research.stages.claims import stance_polarity
 from research.stages.claims.scope import about_a_part
+from research.stages.claims.topics import named_points
 from research.stages.text import first_mention, has_cjk, option_names, terms
 
 # Words too common in decision writing to make two sentences "about the same point".
@@ -66,17 +67,22 @@ _VERSION = re.compile(
     r"(?<![A-Za-z0-9.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)\b|\bversion\s?\d+(?:\.\d+)*", re.I
 )
 # Pairs of words that cannot both hold of one thing. Each side is a regular expression.
+# What each pair of opposite terms is about, in the order of OPPOSITES.
+OPPOSITE_POINTS = [
+    "encryption",
+    "open source",
+    "stability",
+    "support",
+    "persistence",
+    "synchronous or asynchronous",
+    "maintenance status",
+]
 OPPOSITES: list[tuple[str, str]] = [
     (r"\bencrypted\b|加密存储", r"\bunencrypted\b|\bplain ?text\b|\bin the clear\b|明文|未加密"),
     (
         r"\bopen[- ]source\b|\bfree software\b|\bopen-sourced?\b|开源",
         r"\bproprietary\b|\bclosed[- ]source\b|\bsource[- ]available\b|"
         r"\bnon-?commercial\b|\bnot (?:free|open)|闭源",
-    ),
-    (
-        r"\b(?:significant(?:ly)?|reduced|reduces|reduction in|lowered|lower risk)\b|显著降低",
-        r"\b(?:non-?significant|not significant(?:ly)?|no significant|non-?inferior(?:ity)?|"
-        r"neutral|no (?:difference|effect|benefit))\b|无显著|没有显著",
     ),
     (r"\bstable\b|稳定版|正式版", r"\b(?:experimental|beta|preview|unstable)\b|实验性|测试版"),
     (r"\bsupported\b|支持", r"\b(?:unsupported|removed|dropped)\b|不支持|已移除"),
@@ -118,6 +124,15 @@ class Statement:
     # Whether the sentence uses its dimension's own words ("learning curve", "学习曲线"),
     # so that its verdict is a verdict on that dimension, whatever else it says.
     on_dimension: bool = False
+    # Whether it states anything (not a heading, a question, a fragment, a sentence about
+    # a part of the option): only statements disagree.
+    stated: bool = True
+    # Whether the reader ties it to the option by more than the page or the paragraph it
+    # is on (it names the option, points back to it, sits in its column): only such
+    # statements stand for a side; others may join one.
+    named: bool = True
+    # The careful reader's stance on its dimension, when it was read (claims.reading).
+    stance: int | None = None
 
     @property
     def text(self) -> str:
@@ -273,7 +288,7 @@ def _judge(
     why = _why(a, b, shared, shared_weight, rarity)
     if why is None:
         return None
-    point = _point(shared, rarity, a.quote) or (a.dimension or "")
+    point = _named(why, a, b, shared, rarity)
     kind, note = _explain(a, b, why, point)
     # Rank by how much of both sentences the shared point is (cosine of their rare words),
     # so two long sentences that share boilerplate do not outrank a pointed disagreement.
@@ -292,6 +307,23 @@ def _judge(
     return Conflict(a, b, point, why, kind, note, weight)
 
 
+def _named(
+    why: str, a: Statement, b: Statement, shared: frozenset[str], rarity: dict[str, float]
+) -> str:
+    """What the two disagree about, in a short phrase from their own words: the point one
+    denies, the outcome, the measure two ranks are on, the dimension judged; never a run
+    of cut words."""
+    if why == "negation":
+        return _denied_surface(a, b, rarity) or _denied_surface(b, a, rarity) or ""
+    if why == "opposites":
+        outcome = _differing_outcome(a.text, b.text)
+        return outcome or _opposite_label(a.text, b.text) or ""
+    if why == "comparison":
+        points = sorted(named_points(a.text) & named_points(b.text), key=len, reverse=True)
+        return points[0] if points else (a.dimension or "")
+    return a.dimension or ""
+
+
 def _mass(statement: Statement, rarity: dict[str, float]) -> float:
     return sum(rarity.get(w, 0.0) for w in statement.words)
 
@@ -299,31 +331,172 @@ def _mass(statement: Statement, rarity: dict[str, float]) -> float:
 def _why(
     a: Statement, b: Statement, shared: frozenset[str], weight: float, rarity: dict[str, float]
 ) -> str | None:
-    same_dimension = a.dimension is not None and a.dimension == b.dimension
-    if _figures_differ(a.text, b.text, shared, same_dimension):
-        return "figures"  # two studies on one site are still two studies
-    if a.site == b.site:
+    """Which way two statements on one option disagree about one point, named in both, or
+    None. Sharing rare words is never enough: one must deny what the other states, or call
+    it the opposite, or rank the option the other way on it, or judge the dimension itself
+    the other way. Figures are compared as typed facts (research.stages.claims)."""
+    if not (a.stated and b.stated) or a.site == b.site:
         return None
-    if weight < MIN_SHARED:
-        return _dimension_verdicts(a, b, same_dimension)
     if _about_a_part(a.text) != _about_a_part(b.text):
         return None  # "the 1.x branch is deprecated" does not deny "actively maintained"
-    if _negated(a.text, shared) != _negated(b.text, shared):
+    if _denied_point(a, b, rarity) or _denied_point(b, a, rarity):
         return "negation"
-    if _opposed(a.text, b.text, shared, rarity):
+    if weight >= MIN_SHARED and _opposed(a.text, b.text, shared, rarity):
         return "opposites"
-    if a.polarity is not None or b.polarity is not None:
+    if _results_differ(a.text, b.text):
+        return "opposites"  # "a significant reduction in MI" against "a nonsignificant trend"
+    if weight >= MIN_SHARED and (a.polarity is not None or b.polarity is not None):
         pa, pb = _verdict(a), _verdict(b)
-        if pa and pb and pa != pb:
-            return "comparison"  # an outright "beats X" needs no second shared word
+        if pa and pb and pa != pb and named_points(a.text) & named_points(b.text):
+            return "comparison"  # "lowest p99 latency" against "beating it at p99"
         return None
-    pa, pb = _stance(a.text), _stance(b.text)
-    if pa and pb and pa != pb and same_dimension and weight >= 2 * MIN_SHARED:
-        return "stance"
-    if pa and pb and pa != pb and same_dimension and a.on_dimension and b.on_dimension:
-        return "verdict"  # "easy to learn" against "学习曲线陡峭", in any two languages
+    same_dimension = a.dimension is not None and a.dimension == b.dimension
+    if same_dimension and a.on_dimension and b.on_dimension:
+        pa, pb = _reading(a), _reading(b)
+        if pa and pb and pa != pb:
+            return "verdict"  # "easy to learn" against "学习曲线陡峭", in any two languages
     return None
+
+
+def _reading(statement: Statement) -> int:
+    """The careful reader's stance on the statement's dimension, where it was read."""
+    return statement.stance if statement.stance is not None else _verdict(statement)
+
+
+# --- explicit denials ---------------------------------------------------------------------
+
+_DENIAL_EN = re.compile(
+    r"\b(?:no|not|never|without|lacks?|lacking|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+    r"weren'?t|cannot|can'?t|won'?t|didn'?t|neither|nor)\b(?P<what>[^,.;:!?()\[\]—–]{2,60})",
+    re.I,
+)
+_DENIAL_ZH = re.compile(
+    r"(?:不支持|不提供|不包含|不具备|没有|不是|并非|无法|不能|尚未|未能|不再|缺乏|缺少|不)"
+    r"(?P<what>[\u4e00-\u9fffA-Za-z0-9]{2,8})"
+)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|when|whether|for (?:those|people|developers|teams|users|anyone) "
+    r"(?:who|with|without))\b[^,.;:!?]*|对于[^，,。；;]*?(?:来说|而言)|如果[^，,。；;]*",
+    re.I,
+)
+# A finding whose object is part of the point: "no reduction in cardiovascular death".
+_NEEDS_OBJECT = re.compile(
+    r"(?i)reductions?|increases?|differences?|changes?|effects?|improvements?|benefits?|risks?"
+)
+_PHRASE_ENDS = frozenset(
+    "on in for with at by from to when if because since unless until while and or but "
+    "so as than".split()
+)
+_FILLER_WORDS = frozenset(
+    """a an the any do does did have has had be is are was were been its their it this that
+    really actually just only even yet still always necessarily quite very much many more
+    so too to of in on for with at by as from""".split()
+)
+
+
+def _denied_point(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
+    """A point `a` denies outright ("no persistence", "不支持离线模式") that `b` states
+    without denying it: the same words, in order, close together."""
+    for phrase, _ in _denials_with_words(a.text):
+        if (
+            _worth_a_point(phrase, rarity)
+            and not _names_an_option(phrase, a)
+            and _states(b.text, phrase)
+        ):
+            return " ".join(phrase)
     return None
+
+
+def _names_an_option(phrase: tuple[str, ...], statement: Statement) -> bool:
+    """ "Django, not Flask, is the better choice" denies nothing about Flask's points."""
+    names = {_stem(t) for name in option_names(statement.option) for t in terms(name)}
+    return any(word in names for word in phrase)
+
+
+def _denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
+    """The denied point as `a` writes it ("offline mode", "persistence")."""
+    for phrase, words in _denials_with_words(a.text):
+        if (
+            _worth_a_point(phrase, rarity)
+            and not _names_an_option(phrase, a)
+            and _states(b.text, phrase)
+        ):
+            return words
+    return None
+
+
+def _denials(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(phrase for phrase, _ in _denials_with_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _denials_with_words(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The points a text denies, each as (stems, its words as written): up to three
+    content words right after each negation, but not in a condition or an audience ("for
+    developers without a functional background", "对于没有……的开发者来说", "if you don't
+    need")."""
+    found = []
+    text = _CONDITION.sub(" ", _NOT_A_DENIAL.sub(" ", text))
+    for match in _DENIAL_EN.finditer(text):
+        content: list[str] = []
+        for word in re.findall(r"[A-Za-z0-9][\w'-]*", match.group("what")):
+            if content and word.lower() in _PHRASE_ENDS and not _NEEDS_OBJECT.match(content[-1]):
+                break  # "no offline edits on mobile": the point is "offline edits"
+            if word.lower() not in _FILLER_WORDS and word.lower() not in GENERIC:
+                content.append(word)
+        if content:
+            stems = tuple(_stem(w.lower()) for w in content[:3])
+            found.append((stems, " ".join(content[:3])))
+    for match in _DENIAL_ZH.finditer(text):
+        if len(match.group("what")) >= 4:  # "没有运行时" is too short to be one point
+            found.append(((match.group("what")[:4],), match.group("what")[:4]))
+    return tuple(found)
+
+
+def _worth_a_point(phrase: tuple[str, ...], rarity: dict[str, float]) -> bool:
+    """One common word is not a point ("no message"); a word of the decision's vocabulary
+    or a rare one is ("no persistence")."""
+    if len(phrase) > 1 or has_cjk(phrase[0]):
+        return True
+    return bool(named_points(phrase[0]))
+
+
+def _states(text: str, phrase: tuple[str, ...]) -> bool:
+    """Whether the text says the phrase's words in order within a few words, and nowhere
+    denies them."""
+    if has_cjk(phrase[0]):
+        at = text.find(phrase[0])
+        return at >= 0 and not NEGATION.search(text[max(0, at - 3) : at])
+    words = [_stem(w) for w in re.findall(r"[a-z0-9][\w'-]*", text.lower())]
+    if phrase in _denials(text):
+        return False
+    for i, word in enumerate(words):
+        if word != phrase[0]:
+            continue
+        rest = words[i + 1 : i + 1 + 6]
+        if _in_order(phrase[1:], rest) and not _negation_before(words[max(0, i - 3) : i]):
+            return True
+    return False
+
+
+def _in_order(wanted: tuple[str, ...], words: list[str]) -> bool:
+    position = 0
+    for word in wanted:
+        try:
+            position = words.index(word, position) + 1
+        except ValueError:
+            return False
+    return True
+
+
+_NEGATION_WORDS = frozenset(
+    "no not never without lack lacks lacking doesn't dont don't isn't aren't wasn't cannot "
+    "can't won't didn't neither nor".split()
+)
+
+
+def _negation_before(words: list[str]) -> bool:
+    return any(w in _NEGATION_WORDS for w in words)
 
 
 def _opposed(a: str, b: str, shared: frozenset[str], rarity: dict[str, float]) -> bool:
@@ -337,6 +510,80 @@ def _opposed(a: str, b: str, shared: frozenset[str], rarity: dict[str, float]) -
         if side_a and side_b and side_a != side_b:
             return True
     return False
+
+
+# --- results on one outcome -------------------------------------------------------------
+
+_RESULT_NO = re.compile(
+    r"\b(?:non-?significant(?:ly)?|not (?:statistically )?significant(?:ly)?|"
+    r"no (?:statistically )?significant|no (?:difference|effect|benefit)|similar)\b|"
+    r"无显著|没有显著",
+    re.I,
+)
+_RESULT_YES = re.compile(
+    r"\b(?:significant(?:ly)?|reduced|reduces|reduction|reductions|lowered|lower|fewer)\b|"
+    r"显著降低|降低",
+    re.I,
+)
+
+
+def _results_differ(a: str, b: str) -> bool:
+    """One reports a reduction in an outcome that the other reports as not significant:
+    the same named outcome ("non-fatal myocardial infarction"), opposite findings."""
+    return _differing_outcome(a, b) is not None
+
+
+def _differing_outcome(a: str, b: str) -> str | None:
+    found_a, found_b = _results(a), _results(b)
+    for point, found in found_a.items():
+        if found_b.get(point) not in (None, found):
+            return point
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _results(text: str) -> dict[str, str]:
+    """{outcome: "yes" | "no"} for each named outcome a finding word stands just before,
+    in the same clause."""
+    found: dict[str, str] = {}
+    for clause in _BIG_CLAUSE.split(text):
+        for point, start in _outcomes(clause):
+            before = clause[max(0, start - 70) : start]
+            if _RESULT_NO.search(before):
+                found.setdefault(point, "no")  # "a nonsignificant trend towards a reduction"
+            elif _RESULT_YES.search(before):
+                found.setdefault(point, "yes")
+    return found
+
+
+def _outcomes(clause: str) -> list[tuple[str, int]]:
+    """Named outcomes of more than one word ("cardiovascular death", "non-fatal stroke"),
+    or one that is not a bare modifier: the point a finding is about."""
+    points = []
+    for match in _OUTCOME.finditer(clause):
+        points.append(
+            (re.sub(r"[\s-]+", " ", match.group(0).lower()).replace("non ", "non"), match.start())
+        )
+    return points
+
+
+_OUTCOME = re.compile(
+    r"\b(?:non-?fatal )?(?:myocardial infarction|stroke|cardiovascular death|cv death|"
+    r"all-cause mortality|death from any cause|hospitali[sz]ation for heart failure|"
+    r"heart failure|mace|major adverse cardiovascular events|cardiovascular events|"
+    r"hypoglyca?emia|hba1c|body weight)\b",
+    re.I,
+)
+
+
+def _opposite_label(a: str, b: str) -> str | None:
+    """The point of the first pair of opposite terms the two texts take different sides
+    of."""
+    for (yes, no), label in zip(_OPPOSITES, OPPOSITE_POINTS, strict=True):
+        side_a, side_b = _side(a.lower(), yes, no), _side(b.lower(), yes, no)
+        if side_a and side_b and side_a != side_b:
+            return label
+    return None
 
 
 def _side(text: str, yes: re.Pattern[str], no: re.Pattern[str]) -> str | None:
@@ -572,8 +819,8 @@ def _best_per_point(found: list[Conflict]) -> list[Conflict]:
     chosen: list[Conflict] = []
     by_side: dict[str, tuple[Conflict, str]] = {}  # statement key -> (conflict, its side)
     cells: Counter[tuple[str, str | None]] = Counter()
-    for c in sorted(found, key=lambda c: -c.weight):
-        if _join(c, by_side):
+    for c in sorted(found, key=lambda c: (not (c.a.named and c.b.named), -c.weight)):
+        if _join(c, by_side) or not (c.a.named and c.b.named):
             continue
         cell = (c.a.option, c.a.dimension or c.b.dimension)
         if c.a.key in by_side or c.b.key in by_side or cells[cell] >= PER_CELL:

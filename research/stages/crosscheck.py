@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import combinations
 from typing import Protocol
@@ -21,6 +21,15 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.stages.claims import LICENCE_PATTERNS, Fact, extract, parse_number
+from research.stages.claims.reading import (
+    NO_JUDGEMENT,
+    Point,
+    Reading,
+    options_spoken_of,
+    read_stances,
+)
+from research.stages.claims.stances import stance_hits
+from research.stages.claims.versions import PARTS_OF_YEAR, readable_date, same_release
 from research.stages.conflicts import (
     Conflict,
     Statement,
@@ -33,7 +42,7 @@ from research.stages.context import StageContext
 from research.stages.keypoints import clean
 from research.stages.lexicon import core_keywords
 from research.stages.sourcekind import classify
-from research.stages.text import contains_term
+from research.stages.text import contains_term, has_cjk, term_pattern
 from research.stages.urls import registrable_domain
 
 COMPARABLE_STRENGTH = 30  # stances only contradict when their sources weigh about the same
@@ -94,8 +103,9 @@ def cross_validate(
 ) -> Crosscheck:
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
     points = readable_points(notes, pages, ctx)
-    claims = draw_claims(plan, points, ctx)
-    statements = conflict_statements(plan, notes, facts)
+    reader = Reader(plan, pages, {o: tuple(a) for o, a in notes.aliases.items()})
+    claims = draw_claims(plan, points, ctx, reader)
+    statements = conflict_statements(plan, notes, facts, reader)
     conflicts = find_conflicts(statements)
     if reviewer is not None:
         claims = reviewer.review_claims(claims, points, statements, conflicts)
@@ -148,13 +158,63 @@ def readable_points(
     return points
 
 
+@dataclass(frozen=True)
+class Reader:
+    """The careful reader (research.stages.claims.reading) with what it needs to know of
+    the run: the options and dimensions, the stored pages (what stands around a quote)
+    and the other names the pages give the options."""
+
+    plan: Plan
+    pages: dict[str, str]
+    aliases: dict[str, tuple[str, ...]]
+
+    def stances(self, source_id: str, kp: KeyPoint) -> Reading:
+        point = self._point(source_id, kp)
+        dims = [d.name for d in self.plan.dimensions]
+        return read_stances(point, self.plan.options, dims, self.aliases)
+
+    def _point(self, source_id: str, kp: KeyPoint) -> Point:
+        stored = self.pages.get(source_id, "")
+        return Point(
+            quote=kp.quote,
+            option=kp.option,
+            about="table" if kp.header and kp.polarity else (kp.about or "named"),
+            polarity=kp.polarity,
+            header=kp.header,
+            before=stored[max(0, kp.offset - 80) : kp.offset],
+            after=stored[kp.offset + len(kp.quote) : kp.offset + len(kp.quote) + 80],
+            cell=_cell_of(kp),
+        )
+
+    def about(self, source_id: str, kp: KeyPoint) -> set[str]:
+        """The options the key point speaks about, as the reader attributes it."""
+        return options_spoken_of(self._point(source_id, kp), self.plan.options, self.aliases)
+
+
+def _cell_of(kp: KeyPoint) -> str | None:
+    """A table cell's text when the key point quotes its whole row ("header: cell" is its
+    text); a pros/cons item quotes itself, and is read as a sentence."""
+    if not kp.header or not kp.text.startswith(f"{clean(kp.header)}: "):
+        return None
+    cell = kp.text[len(clean(kp.header)) + 2 :]
+    return None if cell == clean(kp.quote) else cell
+
+
 def draw_claims(
-    plan: Plan, points: list[tuple[SourceNotes, KeyPoint]], ctx: StageContext
+    plan: Plan,
+    points: list[tuple[SourceNotes, KeyPoint]],
+    ctx: StageContext,
+    reader: Reader | None = None,
 ) -> list[Claim]:
     dims = [d.name for d in plan.dimensions]
+    reader = reader or Reader(plan, {}, {})
     claims: list[Claim] = []
+    refused: dict[str, int] = {}
     for src, kp in points:
-        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id):
+        reading = reader.stances(src.source_id, kp)
+        if reading.refused and not reading.stances:
+            refused[reading.refused] = refused.get(reading.refused, 0) + 1
+        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id, reading):
             claims.append(
                 Claim(
                     id=f"c{len(claims) + 1:03d}",
@@ -169,7 +229,13 @@ def draw_claims(
                     offset=kp.offset,
                 )
             )
-    ctx.record("claims_drawn", claims=len(claims))
+    ctx.record(
+        "claims_drawn",
+        claims=len(claims),
+        not_scored=refused,
+        reason="a key point gives a stance only from a clause that names its option, "
+        "speaks to a dimension and judges it",
+    )
     return claims
 
 
@@ -184,11 +250,32 @@ def not_the_projects(attribute: str, scope: str | None, quote: str) -> bool:
     return bool(scope) and attribute in _PROJECT_WIDE and not CHANGE.search(quote)
 
 
+def _typed_facts(kp: KeyPoint, dims: list[str], options: list[str]) -> list[Fact]:
+    """The key point's typed facts. A sentence about several options ("Svelte ships 5KB;
+    React 40KB") gives each option the facts of its own clauses."""
+    segments = option_segments(kp.quote, options)
+    if not segments:
+        return extract(kp.quote, dims, kp.dimension, options=options, stances=False)
+    return [
+        replace(fact, option=option)
+        for option, focus in segments.items()
+        for fact in extract(focus, dims, kp.dimension, options=options, stances=False)
+    ]
+
+
 def _facts_of(
-    kp: KeyPoint, dims: list[str], options: list[str], ctx: StageContext, source_id: str
+    kp: KeyPoint,
+    dims: list[str],
+    options: list[str],
+    ctx: StageContext,
+    source_id: str,
+    reading: Reading,
 ) -> list[Fact]:
+    """The key point's typed facts (licences, versions, statuses, figures), then the
+    stances the careful reader takes from it. A typed fact from a sentence that states
+    nothing (a heading, a question) is kept, but judges nothing."""
     facts = []
-    for fact in extract(kp.quote, dims, kp.dimension, options=options):
+    for fact in _typed_facts(kp, dims, options):
         if not_the_projects(fact.attribute, fact.scope, kp.quote):
             ctx.record(
                 "claim_scoped_out",
@@ -199,17 +286,21 @@ def _facts_of(
                 reason="said of a component, an old version or the past, not the project today",
             )
             continue
+        if reading.refused and fact.polarity and not reading.stances:
+            fact = replace(fact, polarity=0)
         facts.append(fact)
-    if kp.polarity and kp.dimension and not any(f.kind == "stance" for f in facts):
-        # A cell under "Cons", or a "no" in a feature table, judges even without stance words.
-        value = "positive" if kp.polarity > 0 else "negative"
-        facts.append(Fact("stance", "stance", value, kp.polarity, kp.dimension))
+    for stance in reading.stances:
+        value = "positive" if stance.polarity > 0 else "negative"
+        facts.append(
+            Fact("stance", "stance", value, stance.polarity, stance.dimension, stance.option)
+        )
     return facts
 
 
 def _topic(claim: Claim) -> tuple[str, str, str | None]:
     # Stances are compared within a dimension; typed facts across the whole option.
-    return claim.option, claim.attribute, claim.dimension if claim.kind == "stance" else None
+    attribute = same_release(claim.attribute)
+    return claim.option, attribute, claim.dimension if claim.kind == "stance" else None
 
 
 def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None:
@@ -231,12 +322,9 @@ def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None
             return None  # active in 2022 and archived in 2025 is a history, not a conflict
         return _change_hint("maintenance status", fa, fb)
     if a.attribute.startswith("release_date"):
-        shorter = min(len(a.value), len(b.value))
-        return (
-            None
-            if a.value[:shorter] == b.value[:shorter]
-            else ("the two sources date the same release differently")
-        )
+        if dates_agree(a.value, b.value):
+            return None
+        return "the two sources date the same release differently"
     if a.attribute == "latest_version":
         if (
             fa.published
@@ -250,6 +338,30 @@ def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None
 
 _VERSIONS = re.compile(r"(?<![\w.-])\d+\.(?:\d+|x)(?:\.\d+)?\b")
 _YEARS = re.compile(r"\b20\d\d\b|(?<!\d)20\d\d(?=\s*年)")
+
+
+def dates_agree(a: str, b: str) -> bool:
+    """Whether two dates, each as precise as its source ("2024", "2024-10", "2024-E" for
+    early 2024, "2024-10-03"), can name the same day."""
+    if a[:4] != b[:4]:
+        return False
+    months_a, months_b = (
+        _months(a[5:7] if len(a) > 5 else ""),
+        _months(b[5:7] if len(b) > 5 else ""),
+    )
+    if not months_a & months_b:
+        return False
+    both_days = len(a) >= 10 and len(b) >= 10
+    return not both_days or a[:10] == b[:10]
+
+
+def _months(part: str) -> set[int]:
+    if not part:
+        return set(range(1, 13))
+    if part[0] in PARTS_OF_YEAR:
+        low, high = PARTS_OF_YEAR[part[0]]
+        return set(range(low, high + 1))
+    return {int(part)}
 
 
 def _periods(quote: str) -> set[str]:
@@ -358,7 +470,8 @@ def _contradiction(
     n: int, a: Claim, b: Claim, note: str, facts: dict[str, SourceFacts]
 ) -> Contradiction:
     fa, fb = facts[a.source_id], facts[b.source_id]
-    text = f"{fa.site} ({fa.kind}) says {a.value}; {fb.site} ({fb.kind}) says {b.value}: {note}."
+    said_a, said_b = readable_date(a.value), readable_date(b.value)
+    text = f"{fa.site} ({fa.kind}) says {said_a}; {fb.site} ({fb.kind}) says {said_b}: {note}."
     cause, current = _cause(a, b, fa, fb)
     return Contradiction(
         id=f"x{n:02d}",
@@ -374,8 +487,10 @@ def _contradiction(
 
 
 CHANGE = re.compile(
-    r"\b(?:switched|changed|moved|relicen[cs]ed|migrated|no longer|now|since|as of|"
-    r"archived|deprecated|discontinued)\b|改为|改成|变更|转为|已经|不再|自.{1,8}起",
+    r"\b(?:switched|switching|switches|changed|changing|moved|moving|relicen[cs](?:ed|ing)|"
+    r"migrated|migrating|no longer|now|since|as of|archived|deprecated|discontinued|"
+    r"(?:will|is going to|plans to) (?:switch|move|change|relicen[cs]e))\b|"
+    r"改为|改成|变更|转为|已经|不再|自.{1,8}起|将(?:改为|转为|切换)",
     re.I,
 )
 
@@ -424,20 +539,49 @@ def statement_contradictions(
     return found
 
 
-def conflict_statements(plan: Plan, notes: Notes, facts: dict[str, SourceFacts]) -> list[Statement]:
+def conflict_statements(
+    plan: Plan, notes: Notes, facts: dict[str, SourceFacts], reader: Reader | None = None
+) -> list[Statement]:
+    reader = reader or Reader(plan, {}, {})
     statements = []
     for src in notes.ok_sources():
         at = _Origin(src.source_id, facts[src.source_id], plan.options)
         for i, kp in enumerate(src.key_points):
             if kp.option is None:
                 continue
+            reading = reader.stances(src.source_id, kp)
+            about = reader.about(src.source_id, kp)
             segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
             for option in plan.options:
                 if option not in segments and option != kp.option and beaten(kp.quote, option):
                     statements.append(at.statement(kp, i, option, polarity=-1))
             for option, focus in segments.items():
-                statements.append(at.statement(kp, i, option, focus=focus))
+                stance = next(
+                    (
+                        s.polarity
+                        for s in reading.stances
+                        if (s.option, s.dimension) == (option, kp.dimension)
+                    ),
+                    0,
+                )
+                statements.append(
+                    at.statement(
+                        kp,
+                        i,
+                        option,
+                        focus=focus,
+                        stated=not _states_nothing(reading),
+                        named=option in about,
+                        stance=stance,
+                    )
+                )
     return statements
+
+
+def _states_nothing(reading: Reading) -> bool:
+    """Refused for what the sentence is (a heading, a question, another language, a part
+    of the option), not merely for judging no dimension."""
+    return bool(reading.refused) and not reading.stances and reading.refused != NO_JUDGEMENT
 
 
 @dataclass(frozen=True)
@@ -449,7 +593,15 @@ class _Origin:
     options: list[str]
 
     def statement(
-        self, kp: KeyPoint, i: int, option: str, focus: str = "", polarity: int | None = None
+        self,
+        kp: KeyPoint,
+        i: int,
+        option: str,
+        focus: str = "",
+        polarity: int | None = None,
+        stated: bool = True,
+        named: bool = True,
+        stance: int | None = None,
     ) -> Statement:
         text = focus or kp.quote
         return Statement(
@@ -465,12 +617,30 @@ class _Origin:
             words=topic_words(text, self.options),
             focus=focus,
             polarity=polarity,
-            on_dimension=polarity is None and _on_dimension(text, kp.dimension),
+            on_dimension=polarity is None and judges_dimension(text, kp.dimension),
+            stated=stated,
+            named=named,
+            stance=stance,
         )
 
 
-def _on_dimension(text: str, dimension: str | None) -> bool:
-    return dimension is not None and any(contains_term(text, w) for w in core_keywords(dimension))
+def judges_dimension(text: str, dimension: str | None) -> bool:
+    """Whether the sentence judges the dimension by its own name: a judging word right
+    by one of the dimension's own words ("easy to learn", "学习曲线相对陡峭")."""
+    if dimension is None:
+        return False
+    names = [
+        m.span()
+        for w in core_keywords(dimension)
+        for m in (re.finditer(re.escape(w), text) if has_cjk(w) else term_pattern(w).finditer(text))
+    ]
+    if not names:
+        return False
+    for hit in stance_hits(text):
+        reach = 4 if has_cjk(text[hit.start : hit.end]) else 12
+        if any(hit.start - reach <= end and start <= hit.end + reach for start, end in names):
+            return True
+    return False
 
 
 def _reported_change(conflict: Conflict, a: Claim, b: Claim) -> str | None:

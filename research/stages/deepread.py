@@ -84,7 +84,8 @@ def deep_read(
             key_points=len(notes.key_points),
             chars=notes.chars,
         )
-    return DeepRead(notes=Notes(sources=[n for n, _ in results]), pages=pages)
+    found = {o: list(a) for o, a in aliases.items() if a}
+    return DeepRead(notes=Notes(sources=[n for n, _ in results], aliases=found), pages=pages)
 
 
 def _note_key_points(

@@ -45,6 +45,8 @@ class _Context:
 
     paragraph_option: str | None = None
     heading_option: str | None = None
+    last_option: str | None = None  # the option the last paragraph was about
+    lead_option: str | None = None  # the option a list's lead-in ("Key findings:") is about
     previous_end: int = 0
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -92,12 +94,14 @@ def scored_points(
     scored: list[Scored] = []
     ctx = _Context(aliases=aliases or {})
     for start, end in sentence_spans(text):
-        subject, named = _subject(text, start, end, options, page_option, ctx)
+        subject, about, named = _subject(text, start, end, options, page_option, ctx)
         for s, e in _pieces(text, start, end):
             quote = text[s:e]
             if not _usable(quote):
                 continue
             point, score = _judge(quote, s + base_offset, named, subject, dimensions, min_score)
+            if point is not None:
+                point.about = about  # type: ignore[assignment]
             if point is not None:
                 scored.append(Scored(score, s, point))
     return _with_table_points(scored, text, options, dimensions, base_offset)
@@ -138,6 +142,7 @@ def _with_table_points(
             dimension=dimension,
             polarity=fact.polarity or None,
             header=fact.header or None,
+            about="table",
         )
     spans = [(p.offset, p.offset + len(p.quote)) for p in table.values()]
     kept = [
@@ -153,8 +158,9 @@ def _with_table_points(
 
 def _subject(
     text: str, start: int, end: int, options: list[str], page_option: str | None, ctx: _Context
-) -> tuple[str | None, bool]:
-    """(the option this sentence is about, whether the sentence names it itself)."""
+) -> tuple[str | None, str | None, bool]:
+    """(the option this sentence is about, how the reader knows: "named", "pronoun",
+    "paragraph", "heading" or "page", whether the sentence names an option itself)."""
     if "\n\n" in text[ctx.previous_end : start]:
         ctx.paragraph_option = None  # a new paragraph may change the subject
     ctx.previous_end = end
@@ -166,11 +172,36 @@ def _subject(
         ctx.paragraph_option = None
     elif named:
         ctx.paragraph_option = named[0]
-    if named and not (_PRONOUN_START.match(sentence) and before):
-        return named[0], True
+    lead = _list_lead(sentence, named, before or ctx.last_option, ctx)
+    ctx.last_option = ctx.paragraph_option or ctx.last_option
+    pronoun = bool(_PRONOUN_START.match(sentence))
+    if named and not (pronoun and before):
+        return named[0], "named", True
+    if lead:
+        return lead, "paragraph", False
     # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is the option
     # just named, not the one the sentence mentions in passing.
-    return before or ctx.heading_option or page_option, bool(named)
+    if before:
+        return before, "pronoun" if pronoun else "paragraph", bool(named)
+    if ctx.heading_option:
+        return ctx.heading_option, "heading", bool(named)
+    return page_option, "page" if page_option else None, bool(named)
+
+
+_BULLET_START = re.compile(r"^\s*(?:[-*+•·▪◦‣]|\d{1,2}[.)、])\s+")
+
+
+def _list_lead(sentence: str, named: list[str], previous: str | None, ctx: _Context) -> str | None:
+    """The option a list item is about when the line leading into the list names it, or
+    follows a paragraph about it ("Semaglutide cut MACE. / Key findings include: / •
+    Reduced risk of ..."). A line that is not a list item ends the list."""
+    bullet = _BULLET_START.match(sentence)
+    if sentence.rstrip().endswith((":", "：")):
+        ctx.lead_option = named[0] if len(named) == 1 else (None if named else previous)
+        return None
+    if not bullet:
+        ctx.lead_option = None
+    return ctx.lead_option if bullet else None
 
 
 def _named_in_order(
@@ -257,7 +288,11 @@ def _judge(
     if score < min_score:
         return None, 0
     point = KeyPoint(
-        text=clean(quote), quote=quote, offset=offset, option=subject, dimension=dimension
+        text=clean(quote),
+        quote=quote,
+        offset=offset,
+        option=subject,
+        dimension=dimension,
     )
     return point, score
 

@@ -34,6 +34,9 @@ from research.artifacts import Claim, Contradiction, ContradictionSide, KeyPoint
 from research.llm import Answer, Ask, StageLLM, render_prompt
 from research.llm.budget import estimate_tokens
 from research.stages.claims import dimension_for, scope_of
+from research.stages.claims.gate import not_a_statement
+from research.stages.claims.reading import Point as ReaderPoint
+from research.stages.claims.reading import options_spoken_of
 from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts
 from research.stages.context import StageContext
 from research.stages.crosscheck import CHANGE, not_the_projects, side_claim
@@ -86,6 +89,18 @@ class Reading(BaseModel):
     stances: list[ModelStance] = []
     facts: list[ModelFact] = []
     pairs: list[PairVerdict] = []
+
+
+def _not_a_stance(kp: KeyPoint, option: str, options: list[str]) -> str | None:
+    """Why a model's stance cannot stand, whatever the model says: the sentence states
+    nothing (a heading, a question, a study's design) or is not about the option."""
+    reason = not_a_statement(kp.quote)
+    if reason:
+        return f"the sentence is {reason}, which judges nothing"
+    point = ReaderPoint(kp.quote, kp.option, about=kp.about or "named", polarity=kp.polarity)
+    if option not in options_spoken_of(point, options):
+        return f"the sentence is not about {option}"
+    return None
 
 
 # --- what it is sent ------------------------------------------------------------------------
@@ -210,6 +225,10 @@ class ModelReview:
                 continue  # no judgement, or said twice
             seen.add((s.kp, option, dimension))
             kp = point.kp
+            refusal = _not_a_stance(kp, option, self.plan.options)
+            if refusal:
+                self._dropped(s, refusal)
+                continue
             mine = _reader_claims(claims, point, option, "stance")
             if any(c.polarity == s.polarity for c in mine):
                 continue  # the reader reads it so too: its claim stands for both

@@ -93,15 +93,43 @@ def option_names(option: str) -> tuple[str, ...]:
         names.append(" ".join(words[1:]))
     if len(words) > 1 and len(words[-1]) >= 4 and words[-1].lower() not in _GENERIC_LAST:
         names.append(words[-1])
+    if _BRAND_OF_A_KIND.match(option) and _distinctive(words[0]):
+        names.append(words[0])  # "Django" for "Django REST framework"
     if re.search(r"\.js$", option, re.I):
         names.append(option[:-3])
     if len(words) >= 3 and all(w[:1].isalpha() for w in words):
         names.append("".join(w[0].upper() for w in words))
     if stem := _CAMEL_SUFFIX.match(option):
         names.append(stem.group(1))  # "Rabbit" for RabbitMQ, "Mongo" for MongoDB
+    parts = _CAMEL_PARTS.findall(option) if " " not in option else []
+    if len(parts) == 2 and all(len(p) >= 3 for p in parts):
+        names.append(" ".join(parts))  # "Fast API" for FastAPI
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
 
 
+# First words that are ordinary words, not the name of a product on their own.
+_COMMON_FIRST = frozenset(
+    """visual open free simple fast easy next new modern micro rest cloud data web net power
+    active smart quick big deep total real full small light secure super""".split()
+)
+
+
+# A brand, a technical term in capitals and a kind of thing: "Django REST framework".
+_BRAND_OF_A_KIND = re.compile(
+    r"^[A-Z][\w.+-]+\s+[A-Z]{2,6}\s+(?i:" + "|".join(sorted(_GENERIC_LAST)) + r")$"
+)
+
+
+def _distinctive(word: str) -> bool:
+    return (
+        len(word) >= 4
+        and word[:1].isupper()
+        and word.lower() not in _COMMON_FIRST
+        and word.lower() not in _ORG_PREFIXES
+    )
+
+
+_CAMEL_PARTS = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])")
 _CAMEL_SUFFIX = re.compile(r"^([A-Z][a-z]{3,})(?:MQ|DB|JS|QL|IO)$")
 
 

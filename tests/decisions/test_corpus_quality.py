@@ -431,6 +431,7 @@ def test_json_holds_the_printed_figures_and_totals_are_the_sums_of_topics(corpus
     keys = {"facts", "facts_surfaced", "contradictions", "contradictions_flagged", "funnel"}
     keys |= {"quotes_verified", "quotes_total", "confidence", "recommendation", "seconds"}
     keys |= {"topic", "missed_facts", "missed_contradictions", "tokens", "mode", "model"}
+    keys |= {"judgement"}
     assert all(set(t) == keys for t in (*topics, total))
     for key in ("facts", "facts_surfaced", "contradictions", "contradictions_flagged"):
         assert total[key] == sum(t[key] for t in topics)
@@ -467,7 +468,7 @@ def test_misses_lists_every_missed_fact_and_contradiction(corpus, tmp_path):
     listed = [line.strip() for line in output.splitlines() if " missed " in line]
     assert listed == [f"ledger missed fact: {m}" for m in ledger["missed_facts"]] + [
         f"ledger missed contradiction: {m}" for m in ledger["missed_contradictions"]
-    ]
+    ] + [f"ledger missed stance: {m}" for m in ledger["judgement"]["missed_stances"]]
 
 
 @pytest.mark.django_db

@@ -28,7 +28,7 @@ def test_no_chinese_string_is_left_in_english():
     [
         ("licence", "licence", "许可证"),
         ("latest_version", "latest version", "最新版本"),
-        ("release_date 1.4.0", "release date 1.4.0", "发布日期 1.4.0"),
+        ("release_date 1.4.0", "release date of 1.4.0", "1.4.0 的发布日期"),
         ("latency (ms, p99)", "latency (ms, p99)", "延迟 (ms, p99)"),
         ("a new attribute", "a new attribute", "a new attribute"),
     ],

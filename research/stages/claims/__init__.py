@@ -57,6 +57,7 @@ _ATTRIBUTE_CONCEPTS = {
     "contributors": ("community", "activity", "maintenance"),
     "core team": ("community", "activity", "maintenance"),
     "stars": ("community", "activity"),
+    "downloads per month": ("ecosystem", "community"),
     "percentage (share of": ("community", "ecosystem"),
     "yearly price": ("cost", "price"),
     "price per": ("cost", "price"),
@@ -88,13 +89,14 @@ def extract(
     sentence_dimension: str | None,
     *,
     options: list[str] | None = None,
+    stances: bool = True,
 ) -> list[Fact]:
     """Every claim one sentence makes: its typed facts, then its stance if it has one.
 
     Each fact carries the sentence's scope (scope_of) when it speaks of a component, an old
     version or the past. Given the options, option names are not read as judgements, and a
     sentence that compares two of them gives one stance per compared option (Fact.option
-    set) instead of one undirected stance."""
+    set) instead of one undirected stance. Without `stances`, only the typed facts."""
     scope = scope_of(sentence)
     facts = [
         f
@@ -108,7 +110,7 @@ def extract(
         )
         for f in facts
     ]
-    if not sentence_dimension:
+    if not sentence_dimension or not stances:
         return placed
     ranked = compare(sentence, options) if options else {}
     if ranked:

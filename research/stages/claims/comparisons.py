@@ -151,6 +151,20 @@ def _choice(sentence: str, mentions: list[Mention], options: Sequence[str]) -> d
     return {}
 
 
+_NOT_Y = re.compile(r"^\s*,?\s*(?:and\s+|but\s+)?not\s+$", re.I)
+
+
+def _not_instead(sentence: str, mentions: list[Mention], options: Sequence[str]) -> dict[str, int]:
+    """ "X, not Y, is the better choice": what is said of X is denied of Y."""
+    for first, second in itertools.pairwise(mentions):
+        if first[2] == second[2] or not _NOT_Y.match(sentence[first[1] : second[0]]):
+            continue
+        sign = stance_polarity(sentence[second[1] :], options)
+        if result := _ranked([first[2]], [second[2]], sign):
+            return result
+    return {}
+
+
 _REFERENCE_EN = re.compile(
     r"\b(?P<unlike>unlike)\b|\b(?:compared (?:to|with)|in comparison (?:to|with)|"
     r"in contrast (?:to|with)|relative to|as opposed to)\b",
@@ -303,6 +317,7 @@ def _comparative_sign(said: str, options: Sequence[str]) -> int:
 
 
 _READERS: list[Callable[[str, list[Mention], Sequence[str]], dict[str, int]]] = [
+    _not_instead,
     _reference,
     _reference_zh,
     _than,

@@ -44,8 +44,14 @@ _TRANSITION = re.compile(
 
 
 def _hypothetical(clause: str) -> bool:
-    """ "after which it converts to Apache-2.0" is not today's licence."""
+    """ "after which it converts to Apache-2.0" is not today's licence; "will remain MIT"
+    is."""
+    if _STAYS.search(clause):
+        return False
     return bool(_HYPOTHETICAL.search(clause)) and not _TRANSITION.search(clause)
+
+
+_STAYS = re.compile(r"\bwill (?:remain|stay|continue to be|keep)\b|将(?:继续|保持)", re.I)
 
 
 def licences(sentence: str) -> list[tuple[int, str]]:

@@ -189,8 +189,55 @@ _RENDER = re.compile(r"\brender(?:s|ing)?\b|渲染", re.I)
 _PERCENTILE = re.compile(r"\b(?:p\d{2,3}(?:\.\d+)?|median|mean|average|tail)\b|中位数|平均", re.I)
 
 
+# Downloads in a period, read per month so that weekly and monthly counts compare.
+_PER_MONTH = {"day": 30.44, "week": 30.44 / 7, "month": 1.0, "year": 1 / 12}
+_PERIOD_WORDS = {
+    "日": "day",
+    "天": "day",
+    "daily": "day",
+    "day": "day",
+    "周": "week",
+    "week": "week",
+    "weekly": "week",
+    "wk": "week",
+    "月": "month",
+    "month": "month",
+    "monthly": "month",
+    "mo": "month",
+    "年": "year",
+    "year": "year",
+    "yearly": "year",
+    "annual": "year",
+}
+_DOWNLOADS = re.compile(
+    r"(?P<n1>\d[\d.,]*)\s*(?P<s1>k|K|M|million|thousand|billion|万|亿)?\+?\s*"
+    r"(?P<p1>weekly|monthly|daily|annual|yearly)?\s*(?:npm\s+|npm\s*)?downloads\b"
+    r"(?:\s*(?:per|a|/|each)\s*(?P<p2>week|month|day|year|mo|wk)\b)?|"
+    r"(?P<p3>周|月|日|年)均?\s*下载量\s*(?:超过|超|达到|达|约|接近|突破)?\s*"
+    r"(?P<n2>\d[\d.,]*)\s*(?P<s2>万|亿|k|K|M)?",
+    re.I,
+)
+
+
+def download_facts(sentence: str) -> list[Fact]:
+    """ "1.8M weekly downloads", "月均下载量超过500万次": one count a month. A sentence with
+    several counts (a row of a table flattened into text) gives none: which is whose is
+    not in it."""
+    found = list(_DOWNLOADS.finditer(sentence))
+    if len(found) != 1:
+        return []
+    match = found[0]
+    period = match.group("p1") or match.group("p2") or match.group("p3")
+    number = parse_number(match.group("n1") or match.group("n2") or "")
+    if period is None or number is None:
+        return []
+    scale = _SCALES.get((match.group("s1") or match.group("s2") or "").lower(), 1.0)
+    monthly = number * scale * _PER_MONTH[_PERIOD_WORDS[period.lower()]]
+    return [Fact("downloads per month", "fact", _format_number(round(monthly, -3)), 0)]
+
+
 def quantity_facts(sentence: str) -> list[Fact]:
-    facts = []
+    facts = download_facts(sentence)
     for attribute, pattern in _QUANTITIES:
         match = pattern.search(sentence)
         if match is None or _measures_something_else(attribute, sentence, match):

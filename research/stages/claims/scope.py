@@ -58,7 +58,7 @@ _PAST = re.compile(
     r"cost|charge|suffer|take|feel|seem|rely|depend)\b|"
     r"\b(?:was once|were once|once was|formerly|originally|previously|at the time|back then|"
     r"back in the day|(?<!still )in (?:the|its) early days|historically|in the past|at first|"
-    r"initially|years ago)\b",
+    r"initially|years ago|its predecessor|an earlier|the original)\b",
     re.I,
 )
 _PAST_ZH = re.compile(

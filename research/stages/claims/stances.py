@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from research.stages.claims import cues
 from research.stages.claims.mentions import mentions_of
@@ -23,12 +24,34 @@ def stance_polarity(sentence: str, options: Sequence[str] = ()) -> int:
     return (score > 0) - (score < 0)
 
 
+def neutral_masked(text: str) -> str:
+    """The text with its set phrases that look like judgements but are not ("stable
+    release", "non-inferior", "free trial") blanked, offsets kept."""
+    return _NEUTRAL.sub(_blank, text)
+
+
 def stance_score(sentence: str, options: Sequence[str] = ()) -> float:
+    return sum(hit.weight for hit in stance_hits(sentence, options))
+
+
+class Cue(NamedTuple):
+    start: int
+    end: int
+    weight: float  # its sign as turned by the words before it
+    amount: bool  # a level of a named thing ("few examples"), which it judges alone
+
+
+def stance_hits(sentence: str, options: Sequence[str] = ()) -> list[Cue]:
+    """Every evaluative cue in the sentence, with its sign as turned by the words before
+    it (negated, remedied, fixed, hedged). Offsets are the sentence's own."""
     text = _NEUTRAL.sub(_blank, _mask_names(sentence.replace("\u2019", "'"), options))
-    score = 0.0
+    amounts = {(start, end) for _, start, end in _amounts(text)}
+    hits = []
     for sign, start, end, read in _cues(text):
-        score += sign * _turn(read, start, end)
-    return score
+        weight = sign * _turn(read, start, end)
+        if weight:
+            hits.append(Cue(start, end, weight, (start, end) in amounts))
+    return hits
 
 
 def _cues(text: str) -> Iterator[tuple[int, int, int, str]]:
@@ -77,7 +100,9 @@ _BETWEEN_EN = r"(?:(?!(?:" + _alt(cues.NOT_BETWEEN_EN) + r")\b)[\w-]+\s+)?"
 # "risk reduction" and "risk factors" are not amounts of risk.
 _THINGS_EN = (
     r"(?:(?P<good>" + _alt(cues.GOOD_THINGS_EN) + r")|" + _alt(cues.BAD_THINGS_EN) + r")"
-    r"(?![\w-])(?!\s+(?:reduction|reductions|factors?|assessment|management|scores?|profile)\b)"
+    r"(?![\w-])(?!\s+(?:reduction|reductions|factors?|assessment|management|scores?|profile|"
+    r"benchmarks?|tests?|numbers|figures|results|metrics|measurements?|comparisons?|section|"
+    r"charts?|data)\b)"
 )
 _AMOUNT_BEFORE_EN = re.compile(
     r"\b(?:(?P<more>"
@@ -197,6 +222,12 @@ _HEDGE = re.compile(
 )
 # "not only fast but also cheap": words that end the reach of a negation.
 _STOPS_NEGATION = re.compile(r"\b(?:but|yet|though|although|however|only|also)\b", re.I)
+
+
+def turn(text: str, start: int, end: int) -> float:
+    """What the words around the cue at text[start:end] do to it: -1 flips, 0 cancels,
+    0.5 weakens."""
+    return _turn(text, start, end)
 
 
 def _turn(text: str, start: int, end: int) -> float:

@@ -11,8 +11,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from research.stages.claims.flat_tables import flat_rows
 from research.stages.claims.mentions import mentions_of
-from research.stages.claims.stances import stance_score
+from research.stages.claims.rows import rank_row
+from research.stages.claims.stances import stance_hits
 from research.stages.text import has_cjk
 
 
@@ -28,8 +30,23 @@ class TableFact:
 
 
 def table_rows(text: str, options: Sequence[str]) -> list[TableFact]:
-    """Facts from every Markdown table and pros/cons list in the text, in text order."""
+    """Facts from every Markdown table, pros/cons list and table flattened into lines."""
     lines = list(_lines(text))
+    return _grid_and_list_facts(lines, options) + _flat_facts(lines, options)
+
+
+def _flat_facts(lines: list[_Line], options: Sequence[str]) -> list[TableFact]:
+    facts = []
+    for row in flat_rows([(line.start, line.text) for line in lines if line.text], options):
+        texts = [cell for _, cell in row.cells]
+        ranks = rank_row(row.header, texts)
+        for i, (option, cell) in enumerate(row.cells):
+            sign = ranks[i] if ranks else _cell_sign(cell, row.header, options)
+            facts.append(TableFact(option, row.header, cell, sign, row.start, row.end))
+    return facts
+
+
+def _grid_and_list_facts(lines: list[_Line], options: Sequence[str]) -> list[TableFact]:
     facts: list[TableFact] = []
     context = _Context()
     i = 0
@@ -200,14 +217,7 @@ def _table_facts(
     rows = [(line, _cells(line.text)) for line in block[2:] if line.text.strip("| ")]
     columns = {i: o for i, h in enumerate(header) if i and (o := _only_option(h, options))}
     if columns:
-        return [
-            TableFact(
-                option, cells[0], cells[i], _cell_sign(cells[i], cells[0], options), *_span(line)
-            )
-            for line, cells in rows
-            for i, option in columns.items()
-            if i < len(cells) and cells[i] and cells[0]
-        ]
+        return [fact for line, cells in rows for fact in _row_facts(line, cells, columns, options)]
     facts = []
     pros_or_cons = any(_lead_in_sign(h, options) for h in header)
     for line, cells in rows:
@@ -219,6 +229,25 @@ def _table_facts(
                 sign = _cell_sign(cells[i], header[i], options)
                 facts.append(TableFact(option, header[i], cells[i], sign, *_span(line)))
     return facts
+
+
+def _row_facts(
+    line: _Line, cells: list[str], columns: dict[int, str], options: Sequence[str]
+) -> list[TableFact]:
+    """A row of a table with a column per option: each cell judged against the row where
+    it can be (rows.rank_row), else by its own words."""
+    present = [(i, o) for i, o in columns.items() if i < len(cells) and cells[i] and cells[0]]
+    ranks = rank_row(cells[0], [cells[i] for i, _ in present])
+    return [
+        TableFact(
+            option,
+            cells[0],
+            cells[i],
+            ranks[n] if ranks else _cell_sign(cells[i], cells[0], options),
+            *_span(line),
+        )
+        for n, (i, option) in enumerate(present)
+    ]
 
 
 def _span(line: _Line) -> tuple[int, int]:
@@ -238,19 +267,22 @@ _EMPTY = re.compile(r"^(?:-+|—+|–|n/?a|none|无|/)$", re.I)
 
 
 def _cell_sign(cell: str, header: str, options: Sequence[str]) -> int:
-    """Under a "Cons" column every entry counts against; a tick for, a cross against;
-    otherwise the judgement the words make about the row's or column's measure ("Bundle
-    size: large" is against, "性能：极高" for)."""
+    """A tick for, a cross against; otherwise the judgement the words make about the row's
+    or column's measure ("Bundle size: large" is against, "性能：极高" for). A cell whose
+    own words praise and fault ("很高，runtime 较大") judges nothing, and its own words
+    outrank its column: "brings deployment complexity" is against even under "Pros"."""
     text = cell.strip("*_ ")
     if _EMPTY.match(text):
         return 0
     column = _lead_in_sign(header, options) if header else 0
-    if column:
-        return column
-    if _NO.search(text):
+    if _NO.search(text) and not column:
         return -1
-    if _YES.search(text):
+    if _YES.search(text) and not column:
         return 1
     joiner = "" if has_cjk(header + text[:1]) else " is "
-    score = stance_score(header + joiner + text, options) - stance_score(header, options)
-    return (score > 0) - (score < 0)
+    # What the header says alone is the row's measure, not a verdict on this cell.
+    said = [h.weight for h in stance_hits(header + joiner + text, options) if h.end > len(header)]
+    if any(w > 0 for w in said) and any(w < 0 for w in said):
+        return 0
+    own = (sum(said) > 0) - (sum(said) < 0)
+    return own or column

@@ -21,8 +21,25 @@ _MONTHS = (
 ).split()
 _DATE = re.compile(
     r"\b(20\d\d-\d\d-\d\d)\b|(20\d\d)\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?|"
-    r"\b(" + "|".join(_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(20\d\d)\b",
+    r"\b(" + "|".join(_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(20\d\d)\b|"
+    r"\b(early|mid|late|end of)[- ](20\d\d)\b|(20\d\d)\s*年\s*(初|中|底|末)",
     re.I,
+)
+# A part of a year, as its months: "early 2024" and "2024 年初" cannot be October 2024.
+PARTS_OF_YEAR = {"E": (1, 4), "M": (5, 8), "L": (9, 12)}
+_PART = {
+    "early": "E",
+    "mid": "M",
+    "late": "L",
+    "end of": "L",
+    "初": "E",
+    "中": "M",
+    "底": "L",
+    "末": "L",
+}
+# "Svelte 5", "React 19": a product's major version, written after its name.
+_MAJOR = re.compile(
+    r"\b[A-Z][A-Za-z.]+\s+(\d{1,2})(?:\.0)?\+?(?![\d.]|\s*(?:%|年|days?|years?|mg))"
 )
 _LAST_COMMIT = re.compile(
     r"last commit|latest commit|most recent commit|最后一次提交|最近一次提交", re.I
@@ -34,12 +51,12 @@ _PRERELEASE = re.compile(
     re.I,
 )
 _RELEASED_ON = re.compile(
-    r"(?:released|published|came out|shipped|tagged|发布|推出|上线)"
-    r"[^.;。；]{0,30}$",
+    r"(?:released|published|came out|shipped|tagged|launched|stable in|went stable|"
+    r"发布|推出|上线)(?:[^.;。；]|\.(?=\d)){0,30}$",
     re.I,
 )
 _RELEASED_AFTER = re.compile(
-    r"^[^，。；,.;]{0,8}?(?:发布|推出|上线|released|came out|shipped)", re.I
+    r"^[^。；.;]{0,20}?(?:发布|推出|上线|released|came out|shipped|launched)", re.I
 )
 
 
@@ -70,7 +87,7 @@ def date_facts(sentence: str) -> list[Fact]:
         return []
     if _LAST_COMMIT.search(sentence):
         return [Fact("last_commit", "fact", dates[0], 0)]
-    versions = re.findall(_VERSION, sentence)
+    versions = re.findall(_VERSION, sentence) or _MAJOR.findall(sentence)
     match = _DATE.search(sentence) or _CN_DATE.search(sentence)
     before = sentence[: match.start()] if match else ""
     after = sentence[match.end() :] if match else ""
@@ -95,11 +112,30 @@ def _cn_dates(sentence: str) -> list[str]:
     return dates
 
 
+def readable_date(value: str) -> str:
+    """ "2024-E" as "early 2024"; other dates as they are."""
+    match = re.fullmatch(r"(\d{4})-([EML])", value)
+    if match is None:
+        return value
+    return f"{ {'E': 'early', 'M': 'mid', 'L': 'late'}[match.group(2)] } {match.group(1)}"
+
+
+def same_release(attribute: str) -> str:
+    """A release date's attribute with its version as a release names it: "5.0" is
+    release 5, as "Svelte 5" calls it."""
+    return re.sub(r"(release_date \S+?)(?:\.0)+\+?$", r"\1", attribute)
+
+
 def _iso(match: re.Match[str]) -> str:
-    """An ISO date at the precision the text gives: 2024-12-03 or 2024-10."""
-    iso, cn_year, cn_month, cn_day, month, day, year = match.groups()
+    """An ISO date at the precision the text gives: 2024-12-03, 2024-10, or a part of a
+    year as 2024-E (early), 2024-M (mid), 2024-L (late)."""
+    iso, cn_year, cn_month, cn_day, month, day, year, part, part_year, cn_part_year, cn_part = (
+        match.groups()
+    )
     if iso:
         return iso
+    if part or cn_part:
+        return f"{part_year or cn_part_year}-{_PART[(part or cn_part).lower()]}"
     if cn_year:
         year, number, day = cn_year, int(cn_month), cn_day
     else:

@@ -48,13 +48,43 @@ def test_a_denial_of_what_another_source_states_is_a_contradiction():
     assert "offline" in found[0].attribute
 
 
-def test_different_figures_for_the_same_measure_contradict():
+def test_sentences_that_only_share_rare_words_do_not_contradict():
+    # Figures are compared as typed facts, each named by what it measures
+    # (test_crosscheck); two sentences with numbers and words in common are not enough.
     a = _st("a", "Quillsync uses 2.5x the memory of Loamdb at idle.", "bench.example")
-    b = _st(
-        "b", "At idle Quillsync needs 25x the memory of Loamdb, says the rewrite.", "news.example"
+    b = _st("b", "At idle Quillsync syncs 25x the notes of Loamdb, says the rewrite.", "n.example")
+    assert find_conflicts([a, b, *FILLER]) == []
+
+
+def test_a_statement_that_is_not_one_or_not_about_the_option_cannot_stand_for_a_side():
+    a = _st("a", "Quillsync has no offline mode: edits made on a plane are lost.", "blog.example")
+    b = _st("b", "The offline mode of Quillsync queues edits until the network is back.", "docs.q")
+    heading = Statement(**{**b.__dict__, "stated": False})
+    assert find_conflicts([a, heading, *FILLER]) == []
+    unnamed = Statement(**{**b.__dict__, "named": False})
+    assert find_conflicts([a, unnamed, *FILLER]) == []
+
+
+def test_a_denial_in_a_condition_denies_nothing():
+    a = _st("a", "For developers without an offline mode in mind, Quillsync is fine.", "a.example")
+    b = _st("b", "The offline mode of Quillsync queues edits until the network is back.", "b.q")
+    assert find_conflicts([a, b, *FILLER]) == []
+    zh = _st("c", "对于没有离线模式需求的团队来说，Quillsync 足够。", "c.example")
+    zh_b = _st("d", "Quillsync 的离线模式会在断网时缓存修改。", "d.example")
+    assert find_conflicts([zh, zh_b, *FILLER]) == []
+
+
+def test_a_finding_on_one_outcome_contradicts_only_the_same_outcome():
+    mi = _st("a", "Quillsync led to a reduced risk of non-fatal myocardial infarction.", "a.ex")
+    trend = _st(
+        "b",
+        "Quillsync gave a significant reduction in non-fatal stroke, and a nonsignificant "
+        "trend towards a reduction in non-fatal myocardial infarction.",
+        "b.ex",
     )
-    found = find_conflicts([a, b, *FILLER])
-    assert [c.why for c in found] == ["figures"]
+    stroke = _st("c", "Quillsync brought a significant reduction in non-fatal stroke.", "c.ex")
+    assert [c.why for c in find_conflicts([mi, trend, *FILLER])] == ["opposites"]
+    assert find_conflicts([stroke, trend, *FILLER]) == []
 
 
 def test_matching_figures_and_figures_about_different_things_do_not_contradict():
@@ -204,3 +234,22 @@ def test_a_negated_term_in_chinese_sides_with_its_opposite():
     closed = _st("a", "Quillsync 是闭源商业软件，需要购买授权。", "a.example")
     not_open = _st("b", "Quillsync 并不是开源软件，源代码不公开。", "b.example")
     assert find_conflicts([closed, not_open, *FILLER]) == []
+
+
+def test_each_contradiction_names_its_point_in_a_short_phrase_from_the_quotes():
+    denial = find_conflicts(
+        [
+            _st("a", "Quillsync has no offline mode: edits made on a plane are lost.", "a.ex"),
+            _st("b", "The offline mode of Quillsync queues every edit until later.", "b.ex"),
+            *FILLER,
+        ]
+    )
+    assert [c.attribute for c in denial] == ["offline mode"]
+    clear = find_conflicts(
+        [
+            _st("a", "Quillsync keeps vault data in the clear on its sync servers.", "a.ex"),
+            _st("b", "Only encrypted vault data of Quillsync reaches its sync servers.", "b.ex"),
+            *FILLER,
+        ]
+    )
+    assert [c.attribute for c in clear] == ["encryption"]

@@ -141,19 +141,32 @@ def test_a_key_point_whose_quote_is_not_in_the_stored_text_is_dropped_and_logged
 
 
 def test_an_item_under_cons_is_a_negative_claim_even_without_a_judging_word():
-    text = "Operational complexity: a second metadata service to run"
+    text = "Deployment: a second metadata service to run"
     kp = KeyPoint(
         text=text,
         quote=text,
         offset=0,
         option="Loamdb",
-        dimension="licence risk",
+        dimension="operational complexity",
         polarity=-1,
         header="Cons",
     )
     src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
+    plan = PLAN.model_copy(
+        update={"dimensions": [Dimension(name="operational complexity", weight=1)]}
+    )
+    check = cross_validate(plan, _notes(src), {"s1": text}, StageContext())
+    assert [(c.kind, c.dimension, c.polarity) for c in check.claims] == [
+        ("stance", "operational complexity", -1)
+    ]
+
+
+def test_an_item_under_cons_about_another_dimension_is_no_claim_on_this_one():
+    text = "Operational complexity: a second metadata service to run"
+    kp = KeyPoint(text=text, quote=text, offset=0, option="Loamdb", polarity=-1, header="Cons")
+    src = SourceNotes(source_id="s1", url="https://x.example/", status=Outcome.OK, key_points=[kp])
     check = cross_validate(PLAN, _notes(src), {"s1": text}, StageContext())
-    assert [(c.kind, c.polarity) for c in check.claims] == [("stance", -1)]
+    assert [c for c in check.claims if c.polarity] == []
 
 
 def test_a_status_or_licence_said_of_one_component_is_not_the_projects_own():
@@ -238,3 +251,71 @@ def test_many_pages_giving_different_figures_are_one_contradiction_with_sides():
     assert sorted(s.source_id for s in sides) == ["s1", "s2", "s3", "s4"]
     values = {c.id: c.value for c in check.claims}
     assert {values[s.claim_id] for s in [x.a, *x.a_also]} == {values[x.a.claim_id]}
+
+
+def _read(*texts_by_site: tuple[str, str]):
+    sources = []
+    pages = {}
+    for i, (site, text) in enumerate(texts_by_site):
+        kp = KeyPoint(text=text, quote=text, offset=0, option="Loamdb", about="named")
+        sid = f"s{i}"
+        sources.append(
+            SourceNotes(source_id=sid, url=f"https://{site}/p", status=Outcome.OK, key_points=[kp])
+        )
+        pages[sid] = text
+    return cross_validate(PLAN, _notes(*sources), pages, StageContext())
+
+
+def test_different_figures_of_one_measure_against_one_yardstick_contradict():
+    check = _read(
+        ("bench.example", "Loamdb uses 2.5x the memory of Quillsync at idle."),
+        ("news.example", "At idle, Loamdb needs 25x the memory of Quillsync, says the rewrite."),
+    )
+    assert [c.attribute for c in check.contradictions] == ["multiple (memory vs Quillsync)"]
+
+
+def test_weekly_and_monthly_downloads_are_compared_per_month():
+    agree = _read(
+        ("a.example", "Loamdb has 1 million weekly downloads on npm."),
+        ("b.example", "Loamdb 的月均下载量约 430 万次。"),
+    )
+    assert agree.contradictions == []
+    differ = _read(
+        ("a.example", "Loamdb has 1 million weekly downloads on npm."),
+        ("b.example", "Loamdb 的月均下载量约 50 万次。"),
+    )
+    assert [c.attribute for c in differ.contradictions] == ["downloads per month"]
+
+
+def test_a_release_dated_early_in_a_year_contradicts_a_date_late_in_it():
+    check = _read(
+        ("a.example", "2024 年初，Loamdb 官方正式发布了 Loamdb 5。"),
+        ("b.example", "Loamdb 5 was released in October 2024."),
+    )
+    [found] = check.contradictions
+    assert "early 2024" in found.note and "2024-10" in found.note
+    same = _read(
+        ("a.example", "Loamdb 5 came out in early 2024."),
+        ("b.example", "Loamdb 5.0 was released in February 2024."),
+    )
+    assert same.contradictions == []
+
+
+def test_a_sentence_about_two_options_gives_each_the_figure_of_its_own_clause():
+    check = _read(
+        ("a.example", "Loamdb ships a 40KB runtime; Quillsync weighs 150KB."),
+        ("b.example", "Loamdb needs 150KB of runtime code, the benchmark found."),
+    )
+    [found] = check.contradictions
+    assert (found.option, found.attribute) == ("Loamdb", "size (KB)")
+
+
+def test_a_change_over_time_resolves_toward_the_side_that_reports_the_change():
+    check = _read(
+        ("old.example", "Loamdb will remain MIT licensed, its founders promised."),
+        ("new.example", "Loamdb is switching to the AGPL with its next release."),
+    )
+    [found] = check.contradictions
+    by_id = {c.id: c for c in check.claims}
+    assert found.cause == "time"
+    assert by_id[found.current].quote.startswith("Loamdb is switching")

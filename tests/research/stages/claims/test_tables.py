@@ -125,7 +125,7 @@ def test_chinese_pros_and_cons_lists_and_support_tables():
         ("青鸟流程", "插件", "支持", 1),
         ("河图引擎", "插件", "不支持", -1),
         ("青鸟流程", "性能", "极高", 1),
-        ("河图引擎", "性能", "一般", 0),
+        ("河图引擎", "性能", "一般", -1),  # behind 极高 in the same row
     ]
 
 
