@@ -42,12 +42,29 @@ _EN: dict[str, str] = {
     "run_line": "Run `{run_id}` · {mode} · generated {generated}",
     "mode_deterministic": "deterministic analysis (no LLM)",
     "mode_llm": "LLM-assisted analysis",
+    "mode_llm_named": "LLM-assisted analysis ({model})",
     "mode_model_lost": (
         "; the model could not be reached from {stage} on, so the deterministic reader did the rest"
     ),
     "mode_budget_out": (
         "; the token budget ran out at {stage}, so the deterministic reader did the rest"
     ),
+    "mode_time_out": (
+        "; the model's time ran out at {stage} (LLM_STAGE_SECONDS), so the deterministic reader "
+        "did the rest of that stage"
+    ),
+    "mode_time_lost": (
+        "; the model gave no usable answer within its time at {stage} (LLM_STAGE_SECONDS), so "
+        "the deterministic reader did the rest"
+    ),
+    "mode_llm_in": " in {stages}",
+    "mode_model_unused": (
+        "deterministic analysis: the model ({model}) was configured, but none of its answers "
+        "was used"
+    ),
+    "why_unused_lost": " (it could not be reached from {stage} on)",
+    "why_unused_budget": " (the token budget ran out at {stage})",
+    "why_unused_time": " (its time ran out at {stage}, LLM_STAGE_SECONDS)",
     # the opening
     "low_confidence": (
         "Low confidence ({confidence}/100, below the threshold of {threshold}): "
@@ -225,6 +242,9 @@ _EN: dict[str, str] = {
     # sources
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · published {published} · "
     "stored extract: [{page}]({page})",
+    # A source whose address is not http(s) (a local file) is named, not linked.
+    "source_line_unlinked": "[{n}] {title} ({url}) · {site} · {kind} · published {published} · "
+    "stored extract: [{page}]({page})",
     "unknown": "unknown",
     "untitled": "untitled",
     "no_source": "No source could be read.",
@@ -239,8 +259,21 @@ _ZH: dict[str, str] = {
     "run_line": "运行 `{run_id}` · {mode} · 生成于 {generated}",
     "mode_deterministic": "确定性分析（未使用大模型）",
     "mode_llm": "大模型辅助分析",
+    "mode_llm_named": "大模型辅助分析 ({model})",
     "mode_model_lost": "；从{stage}阶段起无法连接大模型，其余部分由确定性分析完成",
     "mode_budget_out": "；令牌预算在{stage}阶段用尽，其余部分由确定性分析完成",
+    "mode_time_out": (
+        "；大模型在{stage}阶段用完了时间（LLM_STAGE_SECONDS），该阶段其余部分由确定性分析完成"
+    ),
+    "mode_time_lost": (
+        "；大模型在{stage}阶段的时间内没有给出可用的回答（LLM_STAGE_SECONDS），"
+        "其余部分由确定性分析完成"
+    ),
+    "mode_llm_in": "，用于{stages}",
+    "mode_model_unused": "确定性分析：已配置大模型（{model}），但没有采用它的任何回答",
+    "why_unused_lost": "（从{stage}阶段起无法连接）",
+    "why_unused_budget": "（令牌预算在{stage}阶段用尽）",
+    "why_unused_time": "（在{stage}阶段用完了时间，LLM_STAGE_SECONDS）",
     "low_confidence": "低置信度（{confidence}/100，低于阈值 {threshold}）："
     "此结果不适合直接用于决策。",
     "would_raise": "补充以下信息可以提高置信度：",
@@ -390,6 +423,8 @@ _ZH: dict[str, str] = {
     "该页面的内容未知，这与“在已读页面中没有找到”不同：",
     "not_read_none": "保留但未阅读：无；每个保留的页面都已阅读或尝试读取。",
     "source_line": "[{n}] [{title}]({url}) · {site} · {kind} · 发布于 {published} · "
+    "存储摘录：[{page}]({page})",
+    "source_line_unlinked": "[{n}] {title} ({url}) · {site} · {kind} · 发布于 {published} · "
     "存储摘录：[{page}]({page})",
     "unknown": "未知",
     "untitled": "无标题",

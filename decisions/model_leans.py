@@ -9,8 +9,11 @@ call, so a usual matrix (three options, five dimensions) takes one; more are spl
 What it costs depends on the matrix, not on how many pages were read: 30 pages send no more
 than 8 do (about 2,000 tokens for fifteen cells).
 
-A judgement is used only when it cites at least one claim and every claim it cites is one
-that was sent for that cell. Otherwise it is dropped and logged (`llm_judgement_dropped`),
+A judgement is used only when it cites at least one claim, every claim it cites is one
+that was sent for that cell, and its lean does not go against them: a lean well below 50
+citing only claims in favour (or well above citing only claims against) is what a misread,
+hostile or injected answer looks like, as with a misread claim. Otherwise it is dropped and
+logged (`llm_judgement_dropped`),
 and the cell keeps the rules' lean with a note saying why; a cell the model left out, or
 whose call failed, keeps it too (`llm_unjudged`). decisions.scoring.score_cell then shrinks
 the lean toward 50 by the weight of the cited sites, so the formula stays the one the report
@@ -35,6 +38,9 @@ QUOTE_TOKENS = 40
 CELLS_PER_CALL = 16
 ANSWER_TOKENS_PER_CELL = 30  # {"cell":"c1","base":72,"claim_ids":["k01","k02"]} and room
 ANSWER_TOKENS_BASE = 40
+# How far from 50 a lean must be to take a side: within it, a lean is about even and
+# agrees with any claims.
+SIDE_MARGIN = 10
 
 Key = tuple[str, str]  # (option, dimension)
 
@@ -215,4 +221,19 @@ def _problem(judged: CellJudgement, cell: _Cell, flagged: list[Claim]) -> str | 
         if claim_id in flags:
             return f"it cited {claim_id}, a flagged claim: {flags[claim_id]}"
         return f"it cited {claim_id}, which is not one of the claims sent for this cell"
+    return _against_its_claims(judged, [c for c in cell.claims if c.id in judged.claim_ids])
+
+
+def _against_its_claims(judged: CellJudgement, cited: list[Claim]) -> str | None:
+    """Why the lean goes against every claim it cites that takes a side, or None: claims
+    on both sides, or none taking a side, allow any lean."""
+    sides = {c.polarity for c in cited if c.polarity}
+    if len(sides) != 1:
+        return None
+    ids = " and ".join(c.id for c in cited if c.polarity)
+    base = judged.base
+    if sides == {1} and base < 50 - SIDE_MARGIN:
+        return f"its lean, {base}, is against the option, but what it cites ({ids}) is for it"
+    if sides == {-1} and base > 50 + SIDE_MARGIN:
+        return f"its lean, {base}, is for the option, but what it cites ({ids}) is against it"
     return None

@@ -157,12 +157,12 @@ def _statements(pair: dict, key: str) -> list[Statement]:
 def report_quotes(run_folder: Path) -> tuple[int, int]:
     """(verified, total) quotes in a run's report.md, each looked up in the stored text of
     the source its citation number points to."""
-    from decisions.report import QUOTE
+    from decisions.report import QUOTE, quoted_in
 
     report = (run_folder / "report.md").read_text(encoding="utf-8")
     pages = _cited_pages(run_folder, report)
     matches = QUOTE.findall(report)
-    verified = sum(1 for n, quote in matches if quote in pages.get(int(n), ""))
+    verified = sum(1 for n, quote in matches if quoted_in(quote, pages.get(int(n), "")))
     return verified, len(matches)
 
 

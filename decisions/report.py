@@ -23,6 +23,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from decisions import narrative
 from decisions.i18n import HEADINGS, Strings
+from decisions.markdown import Md, cell, escape, fold_lines, link_address, unescape
 from decisions.scoring import WEIGHTS, percent, source_infos, standing, superseded
 from research.artifacts import (
     Claim,
@@ -59,6 +60,30 @@ class ReportIncomplete(Exception):
     """The rendered report lacks a section, or a section lacks its evidence."""
 
 
+# A parameter that is only citations, as decisions.narrative writes them: "[1], [3]".
+_CITES = re.compile(r"\[\d+\](?:, \[\d+\])*")
+
+
+class MarkdownStrings(Strings):
+    """The report's words, each sentence Markdown this code wrote (Md): the facts put into
+    it (names, titles, values, the model's words) are escaped, save citations and what is
+    itself Md, such as a sentence made by another call."""
+
+    def __call__(self, key: str, **params: Any) -> Md:
+        return Md(super().__call__(key, **{k: _fact(v) for k, v in params.items()}))
+
+
+def _fact(value: Any) -> Any:
+    if not isinstance(value, str) or isinstance(value, Md) or _CITES.fullmatch(value):
+        return value
+    return escape(value)
+
+
+def _finalize(value: Any) -> Any:
+    """What the template prints: strings are data and escaped, unless they are Md."""
+    return escape(value) if isinstance(value, str) else value
+
+
 @dataclass
 class ReportInput:
     run_id: str
@@ -72,21 +97,23 @@ class ReportInput:
 
 
 def _env(t: Strings) -> Environment:
+    # Markdown, not HTML: every string printed is escaped as Markdown unless it is Md.
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
-    )  # Markdown, not HTML
-    env.filters["cell"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
-    env.filters["link_text"] = lambda text: re.sub(r"[\[\]]", "", str(text)) or t("untitled")
+        finalize=_finalize,
+    )
+    env.filters["cell"] = cell
+    env.filters["link_text"] = lambda text: escape(text) if str(text).strip() else t("untitled")
     return env
 
 
 def render(data: ReportInput) -> str:
     numbers = {s.source_id: n for n, s in enumerate(data.notes.ok_sources(), 1)}
     claims = {c.id: c for c in data.crosscheck.claims}
-    t = Strings(data.plan.language)
+    t = MarkdownStrings(data.plan.language)
     text = _env(t).get_template("report.md.j2").render(**_context(data, numbers, claims, t))
     sources = {n: sid for sid, n in numbers.items()}
     validate(text, data.pages, sources, bool(numbers), language=t.language)
@@ -122,7 +149,7 @@ def _context(
         "sources": _sources(data, numbers, t),
         "options": _options(data, cite, t),
         "dimensions": _dimensions(data, cite),
-        "matrix_formula": " + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items()),
+        "matrix_formula": Md(" + ".join(f"{w} x {t('part_' + p)}" for p, w in WEIGHTS.items())),
         "model_leans": model_leans_line(d, t),
         "cells": [_cell(c, claims, numbers, cite, old, t) for c in d.matrix],
         "totals": [_ranked(r, data, t) for r in d.ranking],
@@ -149,21 +176,44 @@ def _context(
 def _citer(numbers: dict[str, int]) -> narrative.Cite:
     def cite(source_ids: list[str]) -> str:
         ns = sorted({numbers[s] for s in source_ids if s in numbers})
-        return ", ".join(f"[{n}]" for n in ns)
+        return Md(", ".join(f"[{n}]" for n in ns))
 
     return cite
 
 
 def mode_line(d: Decision, t: Strings) -> str:
-    """Which method produced the decision, naming the model in LLM mode."""
+    """Which method produced the decision: "LLM-assisted" only where the model's answers
+    were used, naming the model and the stages, and where it stopped being asked."""
     if d.mode != "llm":
+        if d.model and d.model_stages == []:
+            return Md(t("mode_model_unused", model=d.model) + _why_not(d, t))
         return t("mode_deterministic")
-    line = t("mode_llm") + (f" ({d.model})" if d.model else "")
-    if d.model_unreachable_at:
-        line += t("mode_model_lost", stage=stage_label(d.model_unreachable_at))
+    line = t("mode_llm_named", model=d.model) if d.model else t("mode_llm")
+    if d.model_stages:
+        line += t("mode_llm_in", stages=", ".join(stage_label(s) for s in d.model_stages))
+    lost, timed_out = d.model_unreachable_at, d.model_time_out_at
+    if lost and lost == timed_out:  # nothing usable came in the stage's time
+        line += t("mode_time_lost", stage=stage_label(lost))
+    elif lost:
+        line += t("mode_model_lost", stage=stage_label(lost))
     elif d.budget_exhausted_at:
         line += t("mode_budget_out", stage=stage_label(d.budget_exhausted_at))
-    return line
+    elif timed_out:
+        line += t("mode_time_out", stage=stage_label(timed_out))
+    return Md(line)
+
+
+def _why_not(d: Decision, t: Strings) -> str:
+    """Why a configured model gave no usable answer, when the run knows."""
+    if d.model_time_out_at and d.model_time_out_at == d.model_unreachable_at:
+        return t("why_unused_time", stage=stage_label(d.model_time_out_at))
+    if d.model_unreachable_at:
+        return t("why_unused_lost", stage=stage_label(d.model_unreachable_at))
+    if d.budget_exhausted_at:
+        return t("why_unused_budget", stage=stage_label(d.budget_exhausted_at))
+    if d.model_time_out_at:
+        return t("why_unused_time", stage=stage_label(d.model_time_out_at))
+    return ""
 
 
 def model_leans_line(d: Decision, t: Strings) -> str:
@@ -244,7 +294,8 @@ def _top_contradiction(
     if x is None:
         if not numbers:
             return t("top_contradiction_unread")
-        return t("top_contradiction_none", cites=", ".join(f"[{n}]" for n in numbers.values()))
+        cites = Md(", ".join(f"[{n}]" for n in numbers.values()))
+        return t("top_contradiction_none", cites=cites)
     where = t("contradiction_where", id=x.id, count=len(found), section=t.heading("contradictions"))
     return t(
         "top_contradiction",
@@ -261,7 +312,7 @@ def _said(x: Contradiction, claims: dict[str, Claim], numbers: dict[str, int], t
     said = narrative.describe(x, claims, numbers)
     text = t.say(said.key, said.params)
     a, b = (len(_pages(x, side, numbers)) for side in ("a", "b"))
-    return text + t("side_counts", a=a, b=b) if a + b > 2 else text
+    return Md(text + t("side_counts", a=a, b=b)) if a + b > 2 else text
 
 
 def _pages(x: Contradiction, side: str, numbers: dict[str, int]) -> list[str]:
@@ -276,7 +327,7 @@ def _cause(
     t: Strings,
 ) -> str:
     said = narrative.cause(x, claims, numbers, strength)
-    return t("sentence_sep") + t.say(said.key, said.params) if said else ""
+    return Md(t("sentence_sep") + t.say(said.key, said.params)) if said else Md("")
 
 
 def _sources(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dict[str, Any]]:
@@ -284,10 +335,12 @@ def _sources(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dic
         {
             "n": numbers[s.source_id],
             "title": s.title or s.url,
-            "url": s.url,
+            # Linked only when it is an http(s) address; otherwise shown as text.
+            "url": link_address(s.url) or s.url,
+            "linked": link_address(s.url) is not None,
             "site": s.site,
             "published": s.published or t("unknown"),
-            "page": s.page,
+            "page": Md(s.page) if s.page else Md(""),
             "kind": _kind(s.final_url or s.url, s.title, data.plan, t),
         }
         for s in data.notes.ok_sources()
@@ -341,10 +394,12 @@ def _cell(
             "claim_id": c.id,
             "n": numbers[c.source_id],
             "quote": c.quote,
-            "label": _label(c, t)
-            + (t("model_read_mark") if c.origin == "model" else "")
-            + (t("superseded_mark", id=old[c.id].id) if c.id in old else "")
-            + (f" · {t('flagged_line', flag=flag_text(c.flag))}" if c.flag else ""),
+            "label": Md(
+                _label(c, t)
+                + (t("model_read_mark") if c.origin == "model" else "")
+                + (t("superseded_mark", id=old[c.id].id) if c.id in old else "")
+                + (f" · {t('flagged_line', flag=flag_text(c.flag))}" if c.flag else "")
+            ),
         }
         for c in (*mine, *flagged)
         if c.source_id in numbers
@@ -403,18 +458,18 @@ def _side(
         for s in (main, *also)
         if s.source_id in numbers
     ]
-    cites = ", ".join(f"[{n}]" for n in sorted({numbers[p] for p in pages}))
+    cites = Md(", ".join(f"[{n}]" for n in sorted({numbers[p] for p in pages})))
     return {"label": t(f"side_{side}", count=len(pages), cites=cites), "quotes": quotes}
 
 
 def _side_mark(claim: Claim | None, t: Strings) -> str:
     """What goes before a side's quote: who read the claim, and its flag."""
     if claim is None:
-        return ""
+        return Md("")
     marks = [t("model_read_mark").strip()] if claim.origin == "model" else []
     if claim.flag:
         marks.append(t("flagged_line", flag=flag_text(claim.flag)))
-    return " ".join(marks) + t("colon") if marks else ""
+    return Md(" ".join(marks) + t("colon")) if marks else Md("")
 
 
 def _consensus(k, claims: dict[str, Claim], numbers: dict[str, int], t: Strings) -> dict[str, Any]:
@@ -476,10 +531,18 @@ def validate(
             raise ReportIncomplete(f"report sections cite no evidence: {uncited}")
     for match in QUOTE.finditer(text):
         source_id = sources.get(int(match.group(1)))
-        if source_id is None or match.group(2) not in pages.get(source_id, ""):
+        if source_id is None or not quoted_in(match.group(2), pages.get(source_id, "")):
             raise ReportIncomplete(
                 f"quote not found in source [{match.group(1)}]: {match.group(2)[:60]!r}"
             )
+
+
+def quoted_in(printed: str, page: str) -> bool:
+    """Whether a quote as the report prints it (escaped, on one line) is the stored text:
+    an exact substring once unescaped, line breaks in the page read as the one space the
+    report folds them into."""
+    quote = unescape(printed)
+    return quote in page or quote in fold_lines(page)
 
 
 def _sections(text: str, ids: dict[str, str]) -> dict[str, str]:

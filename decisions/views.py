@@ -17,10 +17,10 @@ from decisions.export import absolute_page_links, export_filename
 from decisions.web_i18n import WebStrings
 from research.artifacts import Crosscheck, Notes, Plan
 from research.models import Run
-from research.names import CROSSCHECK, NOTES, PLAN, REPORT
+from research.names import CROSSCHECK, NOTES, PLAN, REPORT, stage_label
 from research.selectors import run_for
 from research.services import store_for
-from research.store import RunStore, StoreError
+from research.store import ArtifactDamaged, ManifestDamaged, RunStore, StoreError
 
 
 def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:
@@ -48,6 +48,25 @@ def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 20
     return render(request, "decisions/not_ready.html", context, status=status)
 
 
+def _damaged(
+    request: HttpRequest, run: Run, store: RunStore, damage: ArtifactDamaged, status: int = 200
+) -> HttpResponse:
+    """Which file is damaged and how, and the button that repairs it: re-running the stage
+    that wrote it (or, for the manifest, rebuilding it from the files still sound)."""
+    t = WebStrings(_language(store))
+    stage = damage.stage if run.status not in (Run.Status.QUEUED, Run.Status.RUNNING) else None
+    context = {
+        "L": t.labels(),
+        "run": run,
+        "damage": damage,
+        "manifest": isinstance(damage, ManifestDamaged),
+        "rerun_stage": None if isinstance(damage, ManifestDamaged) else stage,
+        "rerun_label": t("damaged_rerun", stage=stage_label(stage)) if stage else "",
+        "run_url": _run_url(run.run_id),
+    }
+    return render(request, "decisions/damaged.html", context, status=status)
+
+
 def _status(status: str, t: WebStrings) -> str:
     key = f"status_{status}"
     return t(key) if key in t.labels() else status
@@ -61,7 +80,7 @@ def _language(store: RunStore) -> str:
 def _plan(store: RunStore) -> Plan | None:
     try:
         return store.read_model(PLAN, Plan)
-    except (FileNotFoundError, ValueError):
+    except (OSError, ValueError, StoreError):
         return None
 
 
@@ -81,7 +100,10 @@ def report(request: HttpRequest, run_id: str) -> HttpResponse:
     run, store = _owned_run(request, run_id)
     if not _finished(run, store):
         return _not_ready(request, run, store)
-    files = report_view.load(store)
+    try:
+        files = report_view.load(store)
+    except ArtifactDamaged as damage:
+        return _damaged(request, run, store, damage)
     context = report_view.report_page(files, lambda sid: _evidence_url(run_id, sid))
     context |= {"run": run, "run_url": _run_url(run_id)}
     return render(request, "decisions/report.html", context)
@@ -94,6 +116,14 @@ def _evidence_url(run_id: str, source_id: str) -> str:
 @login_required
 def evidence(request: HttpRequest, run_id: str, source_id: str) -> HttpResponse:
     run, store = _owned_run(request, run_id)
+    try:
+        return _evidence(request, run, store, source_id)
+    except ArtifactDamaged as damage:
+        return _damaged(request, run, store, damage)
+
+
+def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -> HttpResponse:
+    run_id = run.run_id
     plan = _plan(store)
     if plan is None or not store.artifact_path(NOTES).is_file():
         return _not_ready(request, run, store)
@@ -117,9 +147,12 @@ def export_markdown(request: HttpRequest, run_id: str) -> HttpResponse:
     run, store = _owned_run(request, run_id)
     if not _finished(run, store) or not store.artifact_path(REPORT).is_file():
         return _not_ready(request, run, store, status=409)
+    try:
+        report_text = store.read_text(REPORT)
+    except ArtifactDamaged as damage:
+        return _damaged(request, run, store, damage, status=409)
     text = absolute_page_links(
-        store.read_text(REPORT),
-        lambda sid: request.build_absolute_uri(_evidence_url(run_id, sid)),
+        report_text, lambda sid: request.build_absolute_uri(_evidence_url(run_id, sid))
     )
     response = HttpResponse(text.encode("utf-8"), content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(

@@ -114,6 +114,12 @@ _EN: dict[str, str] = {
     "progress on the run page.",
     "not_ready_failed": "This run stopped before it could write a report.",
     "go_to_run": "Go to the run page",
+    # damaged files
+    "damaged_title": "A file of this run is damaged",
+    "damaged_body": "Verdict checks every file against the checksum recorded when it was "
+    "written, and this one no longer matches, so nothing from it is shown.",
+    "damaged_rerun": "Re-run from {stage}",
+    "damaged_manifest": "Rebuild the manifest and continue",
     # evidence viewer
     "viewer_title": "Evidence · {title}",
     "back_to_report": "Back to the report",
@@ -229,6 +235,11 @@ _ZH: dict[str, str] = {
     "not_ready_body": "五个阶段全部完成后，报告会显示在这里。可在运行页面查看进度。",
     "not_ready_failed": "该运行在生成报告之前已停止。",
     "go_to_run": "前往运行页面",
+    "damaged_title": "该运行的一个文件已损坏",
+    "damaged_body": "Verdict 会用写入时记录的校验和检查每个文件，这个文件已不再匹配，"
+    "因此不显示其中的任何内容。",
+    "damaged_rerun": "从{stage}阶段重新运行",
+    "damaged_manifest": "重建清单并继续",
     "viewer_title": "证据 · {title}",
     "back_to_report": "返回报告",
     "original_url": "原始链接",

@@ -306,6 +306,12 @@ class Decision(Artifact):
     # could not be reached or the run's token budget ran out (index.json `analysis`).
     model_unreachable_at: str | None = None
     budget_exhausted_at: str | None = None
+    # The first stage whose time with the model (LLM_STAGE_SECONDS) ran out.
+    model_time_out_at: str | None = None
+    # The stages where some model answer was used; None in decisions written before this
+    # was recorded. A run whose model gave no usable answer is deterministic, naming the
+    # model it had configured.
+    model_stages: list[str] | None = None
     matrix: list[ScoreCell]
     totals: dict[str, float | None]
     ranking: list[RankedOption]

@@ -11,6 +11,8 @@ Every change of a stage's status that two processes could race for goes through
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
 import threading
@@ -24,12 +26,22 @@ from typing import Any
 from django.conf import settings
 from pydantic import BaseModel
 
-from research import events, services
+from research import diskspace, events, services
 from research.artifacts import STAGES
 from research.models import Run
-from research.names import FINISHED
+from research.names import FINISHED, artifact_stage
 from research.stages.context import StageContext
-from research.store import RunLocked, RunStore, StoreError, now_iso
+from research.store import (
+    INDEX,
+    INDEX_LOCK,
+    LOCK,
+    ArtifactDamaged,
+    RunGone,
+    RunLocked,
+    RunStore,
+    StoreError,
+    now_iso,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +91,27 @@ def next_stage(stage: str) -> str | None:
 
 
 def outputs_valid(store: RunStore, stage: str) -> bool:
+    """Whether every file the stage wrote is there, matches its recorded sha256 and (for
+    its main outputs) parses: the stage's outputs and any other file the manifest records
+    for it (deep-read's stored pages)."""
     spec = REGISTRY[stage]
-    return all(store.is_valid(name, model) for name, model in spec.outputs)
+    if not all(store.is_valid(name, model) for name, model in spec.outputs):
+        return False
+    return all(store.is_valid(name) for name in _other_outputs(store, spec))
+
+
+def damaged_output(store: RunStore, stage: str) -> ArtifactDamaged | None:
+    """The first of the stage's recorded files that is damaged, saying how."""
+    spec = REGISTRY[stage]
+    recorded = set(store.artifact_names())
+    checks = [(n, m) for n, m in spec.outputs if n in recorded]
+    checks += [(n, None) for n in _other_outputs(store, spec)]
+    return next((d for n, m in checks if (d := store.damage(n, m)) is not None), None)
+
+
+def _other_outputs(store: RunStore, spec: StageSpec) -> list[str]:
+    named = {name for name, _ in spec.outputs}
+    return [n for n in store.artifact_names() if artifact_stage(n) == spec.name and n not in named]
 
 
 def execute_stage(
@@ -91,14 +122,61 @@ def execute_stage(
     lock_wait: float = 0.0,
     time_limit: TimeLimit | None = None,
 ) -> StageResult:
-    """Run `stage` for `run_id` unless its valid output is already on disk."""
+    """Run `stage` for `run_id` unless its valid output is already on disk. A run whose
+    folder is gone raises RunGone, having failed the run's rows with the reason."""
     store = services.store_for(run_id)
+    if not store.exists():
+        raise lost(store)
     try:
         with store.lock(wait=lock_wait):
             return _execute_locked(store, stage, force, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=stage, reason="another process holds the run")
         return StageResult(stage, "locked")
+    except OSError as exc:
+        if not store.exists():
+            raise lost(store) from exc
+        if diskspace.full(exc):
+            raise wait_for_space(store, stage, exc) from exc
+        raise
+
+
+def wait_for_space(store: RunStore, stage: str, exc: BaseException) -> diskspace.DiskFull:
+    """The stage could not write for want of space: it goes back to queued (in the manifest
+    if a write still gets through, in the database in any case) for the supervisor to send
+    again once there is room, and the run's row says why it waits."""
+    cause = diskspace.full(exc) or OSError(errno.ENOSPC, "no space left")
+    with contextlib.suppress(OSError):
+        transition(store, stage, {"status": "running"}, sync=False, **queued_fields(), error="")
+    if services.wait_for_space(store.run_id, stage):
+        logger.warning(
+            "run %s: %s is waiting for disk space: %s (run folder %s)",
+            store.run_id,
+            stage,
+            cause.strerror or cause,
+            store.path,
+        )
+    return diskspace.DiskFull(stage, cause)
+
+
+def lost(store: RunStore, log: bool = True) -> RunGone:
+    """Fail the rows of a run whose folder is gone or was never completed, and say why."""
+    reason = services.FOLDER_UNFINISHED if never_completed(store) else services.FOLDER_GONE
+    if services.fail_lost_run(store.run_id, reason) and log:
+        logger.warning("run %s stopped: %s (folder %s)", store.run_id, reason, store.path)
+    return RunGone(reason)
+
+
+def never_completed(store: RunStore) -> bool:
+    """A run folder holding nothing but locks and the temporary file of its first manifest:
+    the process creating it stopped before the manifest was in place."""
+    try:
+        names = os.listdir(store.path)
+    except OSError:
+        return False
+    return not store.exists() and all(
+        name in (LOCK, INDEX_LOCK) or name.startswith(f".{INDEX}.") for name in names
+    )
 
 
 def _execute_locked(
@@ -134,6 +212,10 @@ def _execute_locked(
             pause_point(store.run_id, f"{stage}:running")
             counts = spec.run(store, ctx)
     except Exception as exc:
+        if not store.exists():
+            raise lost(store) from exc
+        if diskspace.full(exc):
+            raise wait_for_space(store, stage, exc) from exc
         _fail(store, stage, exc, time_limit)
         raise
     pause_point(store.run_id, f"{stage}:written")
@@ -245,16 +327,23 @@ def reset_from(run_id: str, stage: str) -> None:
     store = services.store_for(run_id)
     for later in STAGES[STAGES.index(stage) :]:
         mark_stage(store, later, status="pending", started=None, finished=None, recoveries=0)
-    store.update_index(_cleared_for_rerun)
+    store.update_index(lambda index: _cleared_for_rerun(index, STAGES[STAGES.index(stage) :]))
     store.log("rerun_requested", from_stage=stage)
 
 
-def _cleared_for_rerun(index: dict[str, Any]) -> None:
+def _cleared_for_rerun(index: dict[str, Any], again: list[str] | tuple[str, ...]) -> None:
     """A re-run is a new attempt: not finished, not cancelled, and the model worth asking
-    again (its endpoint may be back)."""
+    again (its endpoint may be back), with its time afresh in the stages that run again."""
     index.pop("finished", None)
     index.pop("cancelled", None)
-    (index.get("analysis") or {}).pop("model_unreachable", None)
+    analysis = index.get("analysis") or {}
+    analysis.pop("model_unreachable", None)
+    if isinstance(analysis.get("time_out"), list):
+        analysis["time_out"] = [
+            e
+            for e in analysis["time_out"]
+            if not isinstance(e, dict) or e.get("stage") not in again
+        ]
 
 
 def first_unfinished(run_id: str) -> str | None:
@@ -312,13 +401,21 @@ class Heartbeat:
         self._thread.join()
 
     def _beat(self) -> None:
+        failing = False
         while not self._stop.wait(self.every):
+            if not self.store.exists():
+                return  # the run folder is gone: the stage fails at its next write
             try:
                 transition(
                     self.store, self.stage, {"status": "running"}, sync=False, heartbeat=now_iso()
                 )
-            except Exception:  # a missed beat is no reason to stop the stage
-                logger.warning("heartbeat of %s/%s failed", self.store.run_id, self.stage)
+                failing = False
+            except Exception as exc:  # a missed beat is no reason to stop the stage
+                if not failing:  # once, not every beat, while it keeps failing
+                    logger.warning(
+                        "heartbeat of %s/%s failed: %s", self.store.run_id, self.stage, exc
+                    )
+                failing = True
 
 
 def pause_point(run_id: str, point: str) -> None:

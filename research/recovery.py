@@ -32,7 +32,7 @@ import redis
 from django.conf import settings
 from django.db import close_old_connections
 
-from research import pipeline, services
+from research import diskspace, pipeline, services
 from research.models import Run
 from research.names import stage_label
 from research.store import RunLocked, RunStore, StoreError, now_iso
@@ -42,8 +42,9 @@ logger = logging.getLogger(__name__)
 # A stage whose worker died this many times is failed rather than tried again: it is more
 # likely killing its worker (memory, a crash in a library) than being unlucky.
 MAX_RECOVERIES = 3
-# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x163, ...
-_PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x161, ...
+_DEFAULT_STEPS = (0, 3, 6, 9)
+_DEFAULT_SEP = "\x06\x16"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Recovery:
             return f"Nothing to do: {label} {self.reason}."
         if self.did == "finished":
             return f"Marked the run finished: {self.reason}."
+        if self.did == "failed" and self.stage is None:
+            return f"Marked the run failed: {self.reason}"
         if self.did == "failed":
             return f"Marked the run failed: {label} {self.reason}."
         return f"Queued {label} for the workers: it {self.reason}."
@@ -101,7 +104,12 @@ def recover_orphaned_runs() -> list[str]:
     This scans the folders, so it also finds runs the database does not list."""
     resumed = []
     for run_id, _stage in orphaned_runs():
-        recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
+        try:
+            recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
+        except Exception as exc:  # the supervisor tries again; the worker must start
+            if not _out_of_space(run_id, exc):
+                logger.exception("could not resume run %s", run_id)
+            continue
         if recovery.did:
             resumed.append(run_id)
     return resumed
@@ -115,11 +123,12 @@ def supervise(lease: float) -> list[Recovery]:
     runs = unfinished_runs()
     waiting = waiting_messages(lease) if runs else set()
     done = []
-    for run_id in runs:
+    for run_id, created in runs:
         try:
-            recovery = recover_run(run_id, lease, waiting=waiting)
-        except Exception:  # one damaged run must not stop the others being looked after
-            logger.exception("could not check run %s for recovery", run_id)
+            recovery = _lost(run_id, created, lease) or recover_run(run_id, lease, waiting=waiting)
+        except Exception as exc:  # one damaged run must not stop the others being looked after
+            if not _out_of_space(run_id, exc):
+                logger.exception("could not check run %s for recovery", run_id)
             continue
         if recovery.did:
             logger.warning("run %s: %s", run_id, recovery.sentence())
@@ -127,10 +136,44 @@ def supervise(lease: float) -> list[Recovery]:
     return done
 
 
-def unfinished_runs() -> list[str]:
+def _out_of_space(run_id: str, exc: BaseException) -> bool:
+    """A run that could not be moved on for want of disk space waits for room: its row says
+    so, and one log line says it once, not a traceback every pass."""
+    cause = diskspace.full(exc)
+    if cause is None:
+        return False
+    try:
+        stage = _current_stage(services.store_for(run_id).index()) or pipeline.active_stages()[0]
+    except (OSError, StoreError):
+        stage = pipeline.active_stages()[0]
+    if services.wait_for_space(run_id, stage):
+        logger.warning(
+            "run %s: %s waits for disk space (%s); it goes on once a write succeeds",
+            run_id,
+            stage_label(stage),
+            cause.strerror or cause,
+        )
+    return True
+
+
+def unfinished_runs() -> list[tuple[str, datetime]]:
+    """(run id, created) of every run the database says is queued or running, oldest first."""
     open_statuses = (Run.Status.QUEUED, Run.Status.RUNNING)
     rows = Run.objects.filter(status__in=open_statuses).order_by("created")
-    return list(rows.values_list("run_id", flat=True))
+    return list(rows.values_list("run_id", "created"))
+
+
+def _lost(run_id: str, created: datetime, lease: float) -> Recovery | None:
+    """A run whose folder is gone, or was never completed, cannot go on: fail it with the
+    reason. A run's row is written a moment before its folder, so a folder is waited for
+    a third of the lease, one supervisor pass, after the row was created."""
+    store = services.store_for(run_id)
+    if store.exists() or (datetime.now(UTC) - created).total_seconds() < lease / 3:
+        return None
+    reason = services.FOLDER_UNFINISHED if pipeline.never_completed(store) else services.FOLDER_GONE
+    if not services.fail_lost_run(run_id, reason):
+        return Recovery(run_id, None, "", "was just failed by another process")
+    return Recovery(run_id, None, "failed", f"{reason} (folder {store.path})")
 
 
 class Supervisor(threading.Thread):
@@ -192,6 +235,10 @@ def recover_run(
     if not store.exists():
         return Recovery(run_id, None, "", "has no run folder")
     leases = (lease, lease if running_lease is None else running_lease)
+    if services.waiting_for_space(run_id):
+        # Its stage stopped for want of space and nobody is running it: it is sent again
+        # at the first pass whose write gets through, not a lease later.
+        leases = (0.0, 0.0)
     try:
         with store.lock():
             return _recover_locked(store, leases, waiting)
@@ -243,8 +290,15 @@ def _running(store: RunStore, stage: str, entry: dict[str, Any], lease: float) -
         reason = f"lost its worker {recoveries + 1} times (killed, or out of memory?)"
         return _give_up(store, stage, reason)
     when = {"status": "running", "heartbeat": entry.get("heartbeat")}
-    fields = {**pipeline.queued_fields(), "recoveries": recoveries + 1}
-    return _resend(store, stage, when, fields, "was running with no live worker")
+    # A stage stopped for want of disk space did not lose its worker: that is not counted.
+    waited = services.waiting_for_space(store.run_id)
+    fields = {**pipeline.queued_fields(), "recoveries": recoveries + (0 if waited else 1)}
+    reason = (
+        "waited for disk space, and there is room again"
+        if waited
+        else ("was running with no live worker")
+    )
+    return _resend(store, stage, when, fields, reason)
 
 
 def _queued(
@@ -352,7 +406,7 @@ def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
     try:
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         with client:
-            raw = [m for suffix in _PRIORITY_SUFFIXES for m in client.lrange(queue + suffix, 0, -1)]
+            raw = [m for key in queue_keys(queue) for m in client.lrange(key, 0, -1)]
             # Read after the queue, so a message taken meanwhile is seen here.
             tags = client.zrangebyscore("unacked_index", time.time() - lease, "+inf")
             taken = client.hmget("unacked", tags) if tags else []
@@ -361,6 +415,17 @@ def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
         return None
     messages = [_parsed(m) for m in raw] + [_parsed(t, taken=True) for t in taken if t]
     return {found for m in messages if m and (found := _stage_message(m)) is not None}
+
+
+def queue_keys(queue: str) -> list[str]:
+    """The Redis lists that hold `queue`'s messages, one per priority step, as kombu's
+    Redis transport names them with the configured steps and separator."""
+    from research.celery import app
+
+    options = app.conf.broker_transport_options or {}
+    steps = sorted({int(step) for step in options.get("priority_steps") or _DEFAULT_STEPS})
+    sep = options.get("sep", _DEFAULT_SEP)
+    return [queue if not step else f"{queue}{sep}{step}" for step in steps]
 
 
 def _parsed(raw: bytes, taken: bool = False) -> dict[str, Any] | None:

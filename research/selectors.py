@@ -86,10 +86,23 @@ class Analysis:
     # without it).
     unreachable_at: str = ""
     unreachable_reason: str = ""
+    # The stages whose time with the model (LLM_STAGE_SECONDS) ran out.
+    time_out_at: list[str] = field(default_factory=list)
 
     @property
     def llm(self) -> bool:
         return self.mode == "llm"
+
+    @property
+    def answered(self) -> list[str]:
+        """The stages where some model answer was usable."""
+        return [stage for stage, counts in self.calls.items() if counts.get("OK")]
+
+    @property
+    def assisted(self) -> bool:
+        """Whether the model's answers were used. A manifest that records no model call at
+        all (written before they were counted) is taken at its mode's word."""
+        return self.llm and (bool(self.answered) or not self.calls)
 
 
 def runs_for(user, search: str = "") -> QuerySet[Run]:
@@ -164,6 +177,11 @@ def analysis_of(index: dict[str, Any]) -> Analysis:
         budget_exhausted_at=str(stopped_at or ""),
         unreachable_at=str(down.get("stage") or ""),
         unreachable_reason=str(down.get("reason") or ""),
+        time_out_at=[
+            str(e.get("stage"))
+            for e in analysis.get("time_out") or []
+            if isinstance(e, dict) and e.get("stage")
+        ],
     )
 
 

@@ -13,9 +13,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from research import diskspace
 from research.artifacts import STAGES
 from research.models import Run, StageRun
 from research.questions import QuestionInvalid, clean_question
@@ -84,6 +86,63 @@ def _enqueue(run_id: str) -> None:
         mark_run(run_id, Run.Status.FAILED, STAGES[0], NOT_QUEUED)
 
 
+FOLDER_GONE = (
+    "its files on the server are gone (deleted while the run was going?), so it cannot go on. "
+    "Ask the question again."
+)
+FOLDER_UNFINISHED = (
+    "its files on the server were never completed (the server stopped while creating them), "
+    "so it cannot start. Ask the question again."
+)
+
+
+def fail_lost_run(run_id: str, reason: str) -> bool:
+    """Fail a run whose folder is gone or was never completed. Its manifest cannot record
+    anything, so the rows say why it stopped. Returns whether this call failed it (an
+    update gated on the run still being unfinished: of several callers, one does)."""
+    run = Run.objects.filter(run_id=run_id).first()
+    if run is None:
+        return False
+    stage = run.current_stage or STAGES[0]
+    failed = Run.objects.filter(
+        pk=run.pk, status__in=(Run.Status.QUEUED, Run.Status.RUNNING)
+    ).update(
+        status=Run.Status.FAILED,
+        current_stage=stage,
+        error=f"{stage}: {reason}",
+        finished=timezone.now(),
+        updated=timezone.now(),
+    )
+    if not failed:
+        return False
+    unfinished = StageRun.objects.filter(run=run).exclude(status__in=("done", "skipped"))
+    unfinished.filter(Q(stage=stage) | Q(status__in=("queued", "running"))).update(
+        status=StageRun.Status.FAILED, error=reason
+    )
+    return True
+
+
+def wait_for_space(run_id: str, stage: str) -> bool:
+    """Mark a run whose stage could not write for want of disk space as waiting for room, in
+    the database alone (its files cannot be written). Returns whether it was not already
+    waiting so, for a log line once rather than every pass."""
+    error = f"{stage}: {diskspace.reason(stage)}"
+    changed = (
+        Run.objects.filter(run_id=run_id, status__in=(Run.Status.QUEUED, Run.Status.RUNNING))
+        .exclude(error=error)
+        .update(status=Run.Status.QUEUED, current_stage=stage, error=error, updated=timezone.now())
+    )
+    StageRun.objects.filter(run__run_id=run_id, stage=stage).exclude(
+        status__in=("done", "skipped")
+    ).update(status=StageRun.Status.QUEUED, error=diskspace.reason(stage))
+    return bool(changed)
+
+
+def waiting_for_space(run_id: str) -> bool:
+    run = Run.objects.filter(run_id=run_id).only("error", "status").first()
+    return run is not None and run.status == Run.Status.QUEUED and diskspace.is_waiting(run.error)
+
+
 def create_run(
     *,
     question: str,
@@ -108,7 +167,20 @@ def create_run(
         StageRun.objects.bulk_create(
             StageRun(run=run, stage=s, position=i) for i, s in enumerate(STAGES)
         )
-    store_for(run.run_id).create(run_params(run), STAGES)
+    try:
+        store_for(run.run_id).create(run_params(run), STAGES)
+    except OSError as exc:
+        # No folder, no run: the row goes too, and the person is told why, in the form.
+        run.delete()
+        why = (
+            "no space left on the disk that holds the run folders"
+            if diskspace.full(exc)
+            else exc.strerror or str(exc)
+        )
+        logger.error("could not create the folder of a new run: %s", exc)
+        raise QuestionInvalid(
+            {"question": [f"The server could not store this run ({why}). Try again later."]}
+        ) from exc
     return run
 
 

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Scripts only from this site's own files, on every page (research/web/security.py).
+    "research.web.security.ContentSecurityPolicy",
     # Static files, the admin's included, served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -144,6 +146,11 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 60, minimum=1)
 
 # --- Verdict -----------------------------------------------------------------------------
 
+# The addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+# (comma-separated IPs or CIDRs, or * for any): uvicorn then takes the client's address from
+# the header. Empty by default: the header is ignored and the address is the peer's own, so
+# nobody can pass for many addresses and slip past the sign-in throttle by rotating it.
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS")
 # `manage.py serve` listens here. Loopback by default: nothing off this machine reaches the
 # web pages or /mcp. To serve a network, set it to 0.0.0.0 (or an address), name the host
 # in ALLOWED_HOSTS and put a TLS proxy in front.
@@ -194,6 +201,14 @@ LLM_STAGE_MODELS = env_per_stage(
 LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 15_000, minimum=1)
 LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1)  # calls in flight per stage
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=1.0)  # total seconds for one request
+# Seconds a stage may spend waiting on the model, every request, retry and Retry-After wait
+# included: a stage's model budget in time, like LLM_MAX_TOKENS_PER_RUN in tokens. Past it
+# the stage asks nothing more and the deterministic reader does the rest; a stage that got
+# no usable answer in that time stops the rest of the run asking.
+LLM_STAGE_SECONDS = env_float("LLM_STAGE_SECONDS", 60.0, minimum=1.0)
+# Bytes of one model answer read at most, counted as it streams: a larger answer is refused
+# (BLOCKED) without being read whole, and counts its answer cap against the token budget.
+LLM_MAX_ANSWER_BYTES = env_int("LLM_MAX_ANSWER_BYTES", 1_000_000, minimum=4096)
 # How the answer's JSON Schema is sent: json_schema (structured outputs), json_object (JSON
 # mode, the schema in the prompt), or auto: json_schema until the endpoint refuses it.
 LLM_RESPONSE_FORMAT = env_choice(
@@ -231,6 +246,9 @@ FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
 FETCH_DEADLINE = env_float("FETCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_DEADLINE = env_float("SEARCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
+# Bytes of one search answer read at most (SearXNG's JSON, a remote MCP tool's result),
+# counted as it streams: a larger answer is refused (BLOCKED) without being read whole.
+SEARCH_MAX_BYTES = env_int("SEARCH_MAX_BYTES", 2_000_000, minimum=1024)
 # Searches in flight at once per provider: enough to hide latency, few enough that a
 # SearXNG instance or a search API does not rate-limit the run.
 SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 12, minimum=1)
@@ -263,7 +281,16 @@ STAGE_TIME_GRACE = env_int("STAGE_TIME_GRACE", 60, minimum=1)
 # Seconds a stage may go without progress (a running stage's heartbeat, written every
 # STAGE_LEASE / 3 s, or the moment it was queued) before a worker's supervisor re-queues it.
 STAGE_LEASE = env_float("STAGE_LEASE", 30.0, minimum=1.0)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": STAGE_TIME_LIMIT * 2}
+# First come, first served: a run's next stage goes ahead of the stages of runs that have
+# not got as far (research.tasks.STAGE_PRIORITY), so queued runs finish one after another
+# instead of advancing in lockstep. kombu's Redis transport keeps one list per priority step
+# and takes from the lowest step first; a step for every priority keeps stages apart. The
+# default steps (0, 3, 6, 9) are among these, so messages queued before stay readable.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": STAGE_TIME_LIMIT * 2,
+    "priority_steps": list(range(10)),
+    "queue_order_strategy": "priority",
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 LOGGING = {

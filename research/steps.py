@@ -10,6 +10,7 @@ from django.conf import settings
 
 from decisions.decide import decide, verify_quotes
 from decisions.report import ReportIncomplete, ReportInput, render
+from research import pipeline
 from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Limits, Notes, Plan
 from research.llm import StageLLM, open_llm
 from research.names import (
@@ -221,8 +222,10 @@ def run_crosscheck(store: RunStore, ctx: StageContext) -> dict[str, Any]:
 
 def with_analysis(decision: Decision, store: RunStore) -> Decision:
     """The decision names the method that produced the run (index.json `analysis`): a
-    report must say whether a model was involved, and which."""
-    analysis = store.index().get("analysis") or {}
+    report must say whether a model was involved, and which, and where its answers were
+    used. A run whose model gave no usable answer anywhere is deterministic."""
+    index = store.index()
+    analysis = index.get("analysis") or {}
     if analysis.get("mode") != "llm":
         return decision
 
@@ -230,14 +233,29 @@ def with_analysis(decision: Decision, store: RunStore) -> Decision:
         entry = analysis.get(key)
         return entry.get("stage") or None if isinstance(entry, dict) else None
 
+    timed_out = [e.get("stage") for e in analysis.get("time_out") or [] if isinstance(e, dict)]
+    used = answered_stages(index)
     return decision.model_copy(
         update={
-            "mode": "llm",
+            "mode": "llm" if used else "deterministic",
             "model": analysis.get("model") or None,
             "model_unreachable_at": stage_of("model_unreachable"),
             "budget_exhausted_at": stage_of("budget_exhausted"),
+            "model_time_out_at": timed_out[0] if timed_out else None,
+            "model_stages": used,
         }
     )
+
+
+def answered_stages(index: dict[str, Any]) -> list[str]:
+    """The stages where the model gave at least one usable (validated) answer."""
+    outcomes = index.get("provider_outcomes") or {}
+    return [
+        stage
+        for stage in pipeline.active_stages()
+        if isinstance((outcomes.get(stage) or {}).get("llm"), dict)
+        and (outcomes[stage]["llm"].get("OK") or 0) > 0
+    ]
 
 
 def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from research.names import artifact_stage, stage_label
+
 INDEX = "index.json"
 LOG = "log.jsonl"
 LOCK = ".lock"
@@ -47,6 +49,35 @@ class StoreError(Exception):
 
 class RunLocked(StoreError):
     """Another live process holds this run's lock."""
+
+
+class ArtifactDamaged(StoreError):
+    """A file of the run is not what was written: it no longer matches the sha256 the
+    manifest recorded for it, it is missing, or it cannot be read. The message names the
+    file and the stage that wrote it, which re-running repairs."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        self.name = name
+        self.problem = problem
+        self.stage = artifact_stage(name)
+        repair = (
+            f" Re-run from {stage_label(self.stage)} to write it again."
+            if self.stage
+            else " Resuming the run rebuilds it from the files that are still sound."
+        )
+        super().__init__(f"{name} is damaged: {problem}.{repair}")
+
+
+class ManifestDamaged(ArtifactDamaged, ValueError):
+    """index.json cannot be read as a manifest."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(INDEX, problem)
+
+
+class RunGone(StoreError):
+    """The run folder, or its manifest, is not there: deleted while the run was going, or
+    never completed (the process creating it stopped before it wrote index.json)."""
 
 
 # Lock descriptors this process holds right now. A child forked meanwhile (a Celery prefork
@@ -144,9 +175,9 @@ class RunStore:
 
     def write_bytes(self, name: str, data: bytes) -> None:
         path = self.artifact_path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self._make_folder(path.parent)
         atomic_write(path, data)
-        digest = hashlib.sha256(data).hexdigest()
+        digest = _digest(data)
         self.update_index(lambda index: _record_artifact(index, name, len(data), digest))
 
     def write_text(self, name: str, text: str) -> None:
@@ -158,9 +189,9 @@ class RunStore:
         for name, text in files.items():
             data = text.encode("utf-8")
             path = self.artifact_path(name)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            self._make_folder(path.parent)
             atomic_write(path, data)
-            entries.append((name, len(data), hashlib.sha256(data).hexdigest()))
+            entries.append((name, len(data), _digest(data)))
 
         def record(index: dict[str, Any]) -> None:
             for entry in entries:
@@ -168,12 +199,38 @@ class RunStore:
 
         self.update_index(record)
 
+    def _make_folder(self, folder: Path) -> None:
+        """Make an artifact's folder inside the run folder, never the run folder itself:
+        a run folder deleted mid-run stays deleted, and the writes fail."""
+        if folder != self.path:
+            folder.mkdir(exist_ok=True)
+
     def write_json(self, name: str, payload: Any) -> None:
         self.write_bytes(name, dumps(payload))
 
     def read_bytes(self, name: str) -> bytes:
+        """The artifact's bytes, checked against the sha256 the manifest recorded when it
+        was written: ArtifactDamaged when they differ or a recorded file is missing. A
+        file the manifest does not list is read as it is (there is nothing to check)."""
         self.artifact_path(name)  # checks the name
-        return self._read(name)
+        for attempt in (1, 2):
+            entry = self.artifact_entry(name)
+            try:
+                data = self._read(name)
+            except FileNotFoundError:
+                if entry is None:
+                    raise
+                problem = "it is missing"
+            else:
+                if entry is None or _digest(data) == entry.get("sha256"):
+                    return data
+                problem = (
+                    "its contents no longer match the checksum recorded when it was written "
+                    f"({_size(entry.get('bytes'))} then, {len(data):,} bytes now)"
+                )
+            if attempt == 1:
+                time.sleep(0.05)  # a write and its manifest update may be a moment apart
+        raise ArtifactDamaged(name, problem)
 
     def read_text(self, name: str) -> str:
         return self.read_bytes(name).decode("utf-8")
@@ -182,16 +239,21 @@ class RunStore:
         return json.loads(self.read_text(name))
 
     def read_model(self, name: str, model: type[M]) -> M:
-        return model.model_validate_json(self.read_bytes(name))
+        data = self.read_bytes(name)
+        try:
+            return model.model_validate_json(data)
+        except ValidationError as exc:
+            raise ArtifactDamaged(name, f"it cannot be read ({_first_error(exc)})") from exc
 
     def is_valid(self, name: str, model: type[BaseModel] | None = None) -> bool:
         """True when the artifact exists, matches its recorded sha256 and parses."""
-        entry = self.artifact_entry(name)
         try:
-            data = self.read_bytes(name)
-        except (FileNotFoundError, StoreError):
+            entry = self.artifact_entry(name)
+            self.artifact_path(name)  # checks the name
+            data = self._read(name)
+        except (OSError, StoreError):
             return False
-        if entry is None or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        if entry is None or _digest(data) != entry.get("sha256"):
             return False
         if model is None:
             return True
@@ -203,17 +265,43 @@ class RunStore:
 
     def artifact_entry(self, name: str) -> dict[str, Any] | None:
         for entry in self.index().get("artifacts", []):
-            if entry["name"] == name:
+            if isinstance(entry, dict) and entry.get("name") == name:
                 return entry
         return None
 
     def artifact_names(self) -> list[str]:
-        return [entry["name"] for entry in self.index().get("artifacts", [])]
+        entries = self.index().get("artifacts", [])
+        return [str(e["name"]) for e in entries if isinstance(e, dict) and "name" in e]
+
+    def damage(self, name: str, model: type[BaseModel] | None = None) -> ArtifactDamaged | None:
+        """Why a recorded artifact cannot be trusted, or None when it is sound."""
+        try:
+            if model is None:
+                self.read_bytes(name)
+            else:
+                self.read_model(name, model)
+        except ArtifactDamaged as exc:
+            return exc
+        except (OSError, StoreError) as exc:
+            return ArtifactDamaged(name, f"it cannot be read ({exc})")
+        return None
 
     # --- manifest and log ---------------------------------------------------------------
 
     def index(self) -> dict[str, Any]:
-        return json.loads(self._read(INDEX))
+        """The manifest; ManifestDamaged when it is there but cannot be read as one."""
+        data = self._read(INDEX)
+        try:
+            index = json.loads(data)
+        except ValueError as exc:
+            raise ManifestDamaged(f"it is not valid JSON ({exc})") from exc
+        if not isinstance(index, dict):
+            raise ManifestDamaged("it is not a JSON object")
+        if not isinstance(index.get("stages"), dict) or not isinstance(
+            index.get("artifacts", []), list
+        ):
+            raise ManifestDamaged("it has no stages or no list of artifacts")
+        return index
 
     def update_index(self, change: Any) -> dict[str, Any]:
         """Read-modify-write the manifest under its own short lock, so a worker, the web
@@ -255,6 +343,18 @@ class RunStore:
 
         self.update_index(mark)
 
+    def mark_model_time_out(self, entry: dict[str, Any]) -> None:
+        """Note each stage whose time with the model ran out (`analysis.time_out`)."""
+
+        def mark(index: dict[str, Any]) -> bool:
+            stages = index.setdefault("analysis", {}).setdefault("time_out", [])
+            if any(e.get("stage") == entry.get("stage") for e in stages if isinstance(e, dict)):
+                return False
+            stages.append(entry)
+            return True
+
+        self.update_index(mark)
+
     def mark_model_unreachable(self, entry: dict[str, Any]) -> None:
         """Note the stage where the model could not be reached; the first note stands."""
 
@@ -268,20 +368,41 @@ class RunStore:
         self.update_index(mark)
 
     def log(self, event: str, **data: Any) -> None:
-        """Append one decision-log line. A single write() of one line keeps lines whole."""
+        """Append one decision-log line, whole or not at all. One write() of one line keeps
+        lines whole between writers; on a nearly full disk a write can stop part way, and
+        then what it wrote is cut off again (under a lock on the log, so no other writer's
+        line is in between) and the error raised."""
         line = json.dumps({"ts": now_iso(), "event": event, **data}, ensure_ascii=False)
+        data_out = (line + "\n").encode("utf-8")
         fd = self._open(LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
-            os.write(fd, (line + "\n").encode("utf-8"))
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            start = os.fstat(fd).st_size
+            try:
+                if os.write(fd, data_out) < len(data_out):
+                    raise OSError(errno.ENOSPC, "no space left to finish the log line", LOG)
+            except OSError:
+                os.ftruncate(fd, start)
+                raise
         finally:
             os.close(fd)
 
     def read_log(self) -> list[dict[str, Any]]:
+        """The decision log's events; a line that does not parse (cut short by a crash in
+        an older version, or edited by hand) is left out."""
         try:
-            lines = self._read(LOG).decode("utf-8").splitlines()
+            lines = self._read(LOG).decode("utf-8", errors="replace").splitlines()
         except FileNotFoundError:
             return []
-        return [json.loads(line) for line in lines if line.strip()]
+        events = []
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict):
+                events.append(event)
+        return events
 
     def remove_temporaries(self) -> list[str]:
         """Delete what atomic writes left behind when their process died mid-write. Call it
@@ -378,6 +499,20 @@ class RunStore:
                 if time.monotonic() >= deadline:
                     raise RunLocked(f"run {self.run_id} is being worked on") from None
                 time.sleep(0.05)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _size(value: Any) -> str:
+    return f"{value:,} bytes" if isinstance(value, int) else "an unknown size"
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error.get("loc", ())) or "the file"
+    return f"{where}: {error.get('msg', 'invalid')}"
 
 
 def _record_artifact(index: dict[str, Any], name: str, size: int, digest: str) -> None:

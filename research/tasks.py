@@ -16,11 +16,19 @@ from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import OperationalError
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import diskspace, pipeline, services, steps  # noqa: F401  (registers the stages)
+from research.artifacts import STAGES
+from research.diskspace import DiskFull
 from research.models import Run
 from research.store import StoreError
 
 logger = logging.getLogger(__name__)
+
+# With the Redis broker a lower number is taken first: the further along a run is, the
+# sooner its next stage runs, so a run that started goes ahead of runs still waiting for
+# their first stage, and queued runs finish in the order they started (first come, first
+# served). Recovery and retries send with the same priority (StageTask.apply_async).
+STAGE_PRIORITY = {stage: len(STAGES) - 1 - position for position, stage in enumerate(STAGES)}
 
 # Disk and database hiccups are worth another try; a StageError is not.
 TRANSIENT = (OSError, OperationalError)
@@ -68,6 +76,9 @@ class StageTask(Task):
         # without them, the worker applies its own STAGE_TIME_LIMIT.
         options.setdefault("time_limit", None)
         options.setdefault("soft_time_limit", None)
+        stage = self.name.removeprefix("research.")
+        if stage in STAGE_PRIORITY:
+            options.setdefault("priority", STAGE_PRIORITY[stage])
         return super().apply_async(args, kwargs, **options)
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
@@ -100,8 +111,15 @@ def _stage_task(stage: str):
         pipeline.pause_point(run_id, f"{stage}:received")
         try:
             return advance(run_id, stage)
+        except DiskFull:
+            return "waiting"  # the supervisor sends it again once there is room
         except (pipeline.StageError, StoreError, SoftTimeLimitExceeded):
             return "failed"  # already recorded on the run; retrying cannot help
+        except OSError as exc:
+            if not diskspace.full(exc):
+                raise
+            pipeline.wait_for_space(services.store_for(run_id), stage, exc)
+            return "waiting"  # the handover to the next stage could not be written
 
     return task
 

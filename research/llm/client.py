@@ -32,6 +32,7 @@ import json
 import random
 import re
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -45,7 +46,7 @@ from research.llm.answers import InvalidAnswer, parse_answer, strict_schema
 from research.llm.budget import TokenBudget, Usage, estimate_tokens
 from research.llm.config import LLMConfig
 from research.outcomes import Outcome
-from research.providers.http import describe
+from research.providers.http import aread_capped, describe
 
 M = TypeVar("M", bound=BaseModel)
 Note = Callable[..., None]
@@ -93,6 +94,8 @@ class Answer(Generic[M]):
     repaired: bool = False  # the value came from the repair request
     # The endpoint itself failed (no answer in time, no connection, 5xx) on every try.
     endpoint_down: bool = False
+    # The stage's time with the model (LLM_STAGE_SECONDS) ran out before an answer came.
+    out_of_time: bool = False
 
     @property
     def ok(self) -> bool:
@@ -112,6 +115,8 @@ class _Reply:
     retry: bool = False
     retry_after: float | None = None
     requests: int = 1
+    huge: bool = False  # refused unread for its size: it counts its whole answer cap
+    out_of_time: bool = False  # the stage's model time ran out
 
 
 def _discard(event: str, **data: Any) -> None:
@@ -129,8 +134,10 @@ class ChatClient:
         *,
         sleep: Sleep = asyncio.sleep,
         note: Note = _discard,
+        deadline: float | None = None,
     ) -> None:
         self.config = config
+        self._deadline = deadline  # time.monotonic() by which the stage's model time ends
         self.model = model
         self.url = f"{config.base_url}/chat/completions"
         self._http = http
@@ -152,7 +159,11 @@ class ChatClient:
             if reply.outcome is not Outcome.OK:
                 down = reply.retry and reply.outcome in (Outcome.TIMEOUT, Outcome.UNAVAILABLE)
                 return Answer(
-                    **done, outcome=reply.outcome, reason=reply.reason, endpoint_down=down
+                    **done,
+                    outcome=reply.outcome,
+                    reason=reply.reason,
+                    endpoint_down=down and not reply.out_of_time,
+                    out_of_time=reply.out_of_time,
                 )
             try:
                 value = parse_answer(reply.text, reply.finish_reason, ask.schema)
@@ -245,7 +256,12 @@ class ChatClient:
         try:
             reply = await self._send(self._body(ask, chosen, messages))
             if reply.outcome is Outcome.OK and reply.usage is None:
-                reply.usage = Usage(prompt, estimate_tokens(reply.text), estimated=True)
+                # Counted from the text, but never past what the answer was allowed: an
+                # endpoint that sends more has ignored max_tokens.
+                completion = min(estimate_tokens(reply.text), ask.max_tokens)
+                reply.usage = Usage(prompt, completion, estimated=True)
+            elif reply.huge:
+                reply.usage = Usage(prompt, ask.max_tokens, estimated=True)
         finally:
             self._budget.settle(permit, reply.usage or Usage())
         return reply
@@ -279,7 +295,14 @@ class ChatClient:
             reply = await self._post(body)
             if not reply.retry or attempt >= tries:
                 break
-            await self._sleep(self._delay(attempt, reply.retry_after))
+            delay = self._delay(attempt, reply.retry_after)
+            left = self.time_left()
+            if left is not None and left <= delay:
+                # Waiting would outlast the stage's model time: no try after the wait.
+                reply.reason = f"{reply.reason}; {self.out_of_time_reason()} before another try"
+                reply.out_of_time, reply.retry = True, False
+                break
+            await self._sleep(delay)
         reply.requests = attempt
         if reply.outcome is not Outcome.OK and attempt > 1:
             reply.reason = f"{reply.reason} (after {attempt} tries)"
@@ -292,11 +315,34 @@ class ChatClient:
             delay = max(delay, retry_after)
         return min(delay, RETRY_AFTER_CAP)
 
+    def time_left(self) -> float | None:
+        """Seconds left of the stage's model time; None when it has no limit."""
+        return None if self._deadline is None else self._deadline - time.monotonic()
+
+    def out_of_time_reason(self) -> str:
+        return (
+            f"the stage's time with the model ({self.config.stage_seconds:g} s, "
+            "LLM_STAGE_SECONDS) ran out"
+        )
+
     async def _post(self, body: dict[str, Any]) -> _Reply:
+        cap = self.config.max_answer_bytes
+        left = self.time_left()
+        if left is not None and left <= 0:
+            return _Reply(
+                Outcome.TIMEOUT, reason=f"not asked: {self.out_of_time_reason()}", out_of_time=True
+            )
+        timeout = self.config.timeout if left is None else min(self.config.timeout, left)
         try:
-            async with asyncio.timeout(self.config.timeout):
-                response = await self._http.post(self.url, json=body)
+            async with (
+                asyncio.timeout(timeout),
+                self._http.stream("POST", self.url, json=body) as response,
+            ):
+                data = await aread_capped(response, cap)
         except (TimeoutError, httpx.TimeoutException):
+            if timeout < self.config.timeout:
+                reason = f"no answer before {self.out_of_time_reason()}"
+                return _Reply(Outcome.TIMEOUT, reason=reason, out_of_time=True)
             reason = (
                 f"no complete answer within the {self.config.timeout:g} s deadline (LLM_TIMEOUT)"
             )
@@ -304,7 +350,13 @@ class ChatClient:
         except httpx.HTTPError as exc:
             reason = f"could not reach the endpoint: {describe(exc)}"
             return _Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
-        return _read(response)
+        if data is None:
+            reason = (
+                f"the answer was larger than {cap:,} bytes (LLM_MAX_ANSWER_BYTES), so it was "
+                "refused unread"
+            )
+            return _Reply(Outcome.BLOCKED, reason=reason, status=response.status_code, huge=True)
+        return _read(response, data)
 
 
 def _both(first: _Reply, again: _Reply) -> _Reply:
@@ -316,11 +368,11 @@ def _both(first: _Reply, again: _Reply) -> _Reply:
     )
 
 
-def _read(response: httpx.Response) -> _Reply:
+def _read(response: httpx.Response, data: bytes) -> _Reply:
     status = response.status_code
     if 200 <= status < 300:
-        return _completion(response)
-    detail = _error_message(response)
+        return _completion(response, data)
+    detail = _error_message(response, data)
     wait = retry_after(response.headers.get("Retry-After"))
     if status in (401, 403):
         reason = f"the endpoint refused the credentials ({status}: {detail}); check LLM_API_KEY"
@@ -342,9 +394,9 @@ def _read(response: httpx.Response) -> _Reply:
     return _Reply(Outcome.UNAVAILABLE, reason=reason, status=status)
 
 
-def _completion(response: httpx.Response) -> _Reply:
+def _completion(response: httpx.Response, data: bytes) -> _Reply:
     try:
-        payload = response.json()
+        payload = json.loads(data)
         choice = payload["choices"][0]
         content = choice["message"].get("content")
         finish_reason = choice.get("finish_reason")
@@ -393,12 +445,12 @@ def _usage(raw: Any) -> Usage | None:
     return Usage(prompt, completion)
 
 
-def _error_message(response: httpx.Response) -> str:
+def _error_message(response: httpx.Response, data: bytes) -> str:
     """The endpoint's own words for an error ({"error": {"message"}} in the OpenAI API)."""
     try:
-        payload = response.json()
+        payload = json.loads(data)
     except ValueError:
-        text = response.text.strip()
+        text = data.decode(response.encoding or "utf-8", errors="replace").strip()
     else:
         error = payload.get("error") if isinstance(payload, dict) else None
         if isinstance(error, dict):

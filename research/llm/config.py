@@ -23,6 +23,8 @@ class LLMConfig:
     response_format: ResponseFormat = "auto"
     tries: int = 3
     base_delay: float = 0.5
+    max_answer_bytes: int = 1_000_000  # of one answer, counted as it streams
+    stage_seconds: float = 60.0  # a stage's time with the model, tries and waits included
 
     def model_for(self, task: str) -> str:
         return self.stage_models.get(task) or self.model
@@ -47,4 +49,6 @@ class LLMConfig:
             response_format=settings.LLM_RESPONSE_FORMAT,
             tries=settings.RETRY_TRIES,
             base_delay=settings.RETRY_BASE_DELAY,
+            max_answer_bytes=settings.LLM_MAX_ANSWER_BYTES,
+            stage_seconds=settings.LLM_STAGE_SECONDS,
         )

@@ -18,6 +18,7 @@ note.
 from __future__ import annotations
 
 import functools
+import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -31,7 +32,7 @@ from research.llm.concurrency import gather_limited, run_sync
 from research.llm.config import LLMConfig
 from research.outcomes import Outcome
 from research.stages.context import StageContext
-from research.store import RunStore
+from research.store import RunStore, now_iso
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -61,6 +62,9 @@ class StageLLM:
         self._outcomes: Counter[str] = Counter()
         self._stopped: tuple[Outcome, str] | None = None
         self._failures_in_a_row = 0
+        self._seconds_used = 0.0  # waiting on the model, over every ask_all of the stage
+        self._timed_out = False
+        self._answered = False  # some answer of this stage was usable
 
     @property
     def run_id(self) -> str:
@@ -73,11 +77,16 @@ class StageLLM:
         """Every answer, in order, with at most LLM_CONCURRENCY requests in flight."""
         if not asks:
             return []
-        answers = run_sync(functools.partial(self._ask_all, list(asks)))
+        started = time.monotonic()
+        deadline = started + self.config.stage_seconds - self._seconds_used
+        try:
+            answers = run_sync(functools.partial(self._ask_all, list(asks), deadline))
+        finally:
+            self._seconds_used += time.monotonic() - started
         self._count([a.outcome for a in answers])
         return answers
 
-    async def _ask_all(self, asks: list[Ask[M]]) -> list[Answer[M]]:
+    async def _ask_all(self, asks: list[Ask[M]], deadline: float) -> list[Answer[M]]:
         headers = {"User-Agent": USER_AGENT}
         if self.config.api_key:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
@@ -96,22 +105,45 @@ class StageLLM:
                 self.budget,
                 self.stage,
                 note=self.ctx.record,
+                deadline=deadline,
                 **({"sleep": self._sleep} if self._sleep else {}),
             )
             calls = [functools.partial(self._one, client, ask) for ask in asks]
             return await gather_limited(calls, self.config.concurrency)
 
     async def _one(self, client: ChatClient, ask: Ask[M]) -> Answer[M]:
+        left = client.time_left()
+        if self._stopped is None and left is not None and left <= 0:
+            self._out_of_time(client.out_of_time_reason())
         if self._stopped is not None:
             outcome, reason = self._stopped
             answer: Answer[M] = Answer(ask.task, self.model, outcome, reason=reason)
         else:
             answer = await client.ask(ask)
             self._watch(answer)
+            if answer.out_of_time:
+                self._out_of_time(client.out_of_time_reason())
         self._log(ask, answer)
         return answer
 
+    def _out_of_time(self, why: str) -> None:
+        """The stage's time with the model is spent: it asks nothing more, and the run
+        notes where. A stage that got no usable answer in all that time stops the rest of
+        the run asking, as an endpoint that is down does."""
+        self._stopped = (Outcome.TIMEOUT, f"not asked: {why}")
+        if self._timed_out:
+            return
+        self._timed_out = True
+        entry = {"stage": self.stage, "seconds": self.config.stage_seconds, "at": now_iso()}
+        if self.store is not None:
+            self.store.mark_model_time_out(entry)
+        self.ctx.record("llm_time_out", **entry, then="the deterministic reader does the rest")
+        if self._outcomes[Outcome.OK.value] == 0 and not self._answered:
+            reason = f"no usable answer before {why}"
+            self._note_unreachable(Answer("", self.model, Outcome.TIMEOUT, reason=reason))
+
     def _watch(self, answer: Answer[M]) -> None:
+        self._answered = self._answered or answer.ok
         if answer.outcome is Outcome.UNAUTHORIZED:
             self._stopped = (answer.outcome, f"not asked: {answer.reason}")
             self._note_unreachable(answer)

@@ -32,7 +32,10 @@ _SOURCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 # found, or a run or artifact that is not there; TIMEOUT, UNAVAILABLE, BLOCKED ... for
 # "could not look"). Besides those: INVALID, a request that cannot be served as asked;
 # NOT_FINISHED, a run whose report is not written yet; NOT_READY, a run that has not
-# reached the stage whose output the tool needs.
+# reached the stage whose output the tool needs; DAMAGED, a file of the run that no longer
+# matches the checksum recorded when it was written (the message names it and the stage
+# whose re-run repairs it).
+DAMAGED = "DAMAGED"
 INVALID = "INVALID"
 NOT_FINISHED = "NOT_FINISHED"
 NOT_READY = "NOT_READY"

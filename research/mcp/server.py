@@ -21,7 +21,7 @@ from weakref import WeakKeyDictionary
 from asgiref.sync import sync_to_async
 from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp_types import (
     CallToolResult,
@@ -37,6 +37,7 @@ from research import selectors, services
 from research.mcp import gating
 from research.mcp.common import (
     ARTIFACTS,
+    DAMAGED,
     INVALID,
     NOT_FINISHED,
     PAGE_TEMPLATE,
@@ -67,7 +68,7 @@ from research.names import (
     stage_label,
 )
 from research.outcomes import Outcome
-from research.store import INDEX, LOG, StoreError
+from research.store import INDEX, LOG, ArtifactDamaged, StoreError
 
 INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
@@ -118,7 +119,10 @@ class RunStatus(BaseModel):
 
 
 class Report(BaseModel):
-    status: str = Field(description="OK, NOT_FINISHED (no report yet) or NO_HIT (no such run)")
+    status: str = Field(
+        description="OK, NOT_FINISHED (no report yet), NO_HIT (no such run) or DAMAGED (the "
+        "report no longer matches its recorded checksum; the message says what to re-run)"
+    )
     run_id: str
     uri: str | None = None
     markdown: str | None = None
@@ -126,7 +130,10 @@ class Report(BaseModel):
 
 
 class Dataset(BaseModel):
-    status: str = Field(description="OK, NO_HIT (not written yet / no such run) or INVALID")
+    status: str = Field(
+        description="OK, NO_HIT (not written yet / no such run), INVALID or DAMAGED (the file "
+        "no longer matches its recorded checksum; the message says what to re-run)"
+    )
     run_id: str
     name: str
     uri: str | None = None
@@ -166,6 +173,8 @@ def build_server(user) -> MCPServer:
             return services.store_for(run_id).read_text(name)
         except LookupError as exc:
             raise ResourceNotFoundError(str(exc)) from None
+        except ArtifactDamaged as exc:
+            raise ResourceError(str(exc)) from None  # -32603: there, but not sound
         except StoreError as exc:
             raise ResourceNotFoundError(f"invalid artifact: {exc}") from None
         except FileNotFoundError:
@@ -331,6 +340,8 @@ def build_server(user) -> MCPServer:
             return failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
         try:
             text = services.store_for(run_id).read_text(REPORT)
+        except ArtifactDamaged as exc:
+            return failed(Report(status=DAMAGED, run_id=run_id, message=str(exc)), str(exc))
         except FileNotFoundError:
             message = (
                 f"Run {run_id} has not finished: its report is written by the decide stage. "
@@ -365,6 +376,9 @@ def build_server(user) -> MCPServer:
             text = services.store_for(run_id).read_text(name)
         except LookupError as exc:
             result = Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=str(exc))
+            return failed(result, str(exc))
+        except ArtifactDamaged as exc:
+            result = Dataset(status=DAMAGED, run_id=run_id, name=name, message=str(exc))
             return failed(result, str(exc))
         except StoreError as exc:
             result = Dataset(status=INVALID, run_id=run_id, name=name, message=str(exc))

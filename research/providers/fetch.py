@@ -22,7 +22,7 @@ from protego import Protego
 from research.outcomes import Outcome, outcome_for_status
 from research.providers.base import FetchResult, with_retries
 from research.providers.deadline import DEFAULT_DEADLINE_FACTOR, Deadline
-from research.providers.http import Call, guarded_client, shared_ssl_context
+from research.providers.http import Call, guarded_client, read_capped, shared_ssl_context
 from research.providers.netguard import IPNetwork, Resolver, check_url, resolve
 from research.providers.sniff import media_type_of, sniff
 
@@ -200,10 +200,10 @@ def _read(response: httpx.Response, url: str, policy: _Policy, deadline: Deadlin
         # A 3xx that could not be followed is no page either.
         outcome = outcome_for_status(status) if status >= 400 else Outcome.UNAVAILABLE
         return replace(found, outcome=outcome, detail=f"HTTP {status}")
-    refused = _type_refusal(content_type, policy) or _length_refusal(response, policy)
+    refused = _type_refusal(content_type, policy)
     if refused:
         return replace(found, outcome=Outcome.BLOCKED, detail=refused)
-    body = _read_capped(response, policy.max_bytes, deadline)
+    body = read_capped(response, policy.max_bytes, deadline)
     if body is None:
         return replace(found, outcome=Outcome.BLOCKED, detail=_too_large(policy))
     if policy.accept is None:
@@ -220,28 +220,6 @@ def _type_refusal(content_type: str, policy: _Policy) -> str | None:
     if policy.accept is None or not media_type or media_type in policy.accept:
         return None
     return f"content type {media_type} refused"
-
-
-def _length_refusal(response: httpx.Response, policy: _Policy) -> str | None:
-    try:
-        declared = int(response.headers.get("content-length", ""))
-    except ValueError:
-        return None
-    return _too_large(policy) if declared > policy.max_bytes else None
-
-
-def _read_capped(response: httpx.Response, max_bytes: int, deadline: Deadline) -> bytes | None:
-    """The decoded body, or None once it grows past max_bytes (the rest is never read)."""
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > max_bytes:
-            return None
-        if deadline.expired:  # each read is bounded too; this catches decompression
-            raise httpx.ReadTimeout(f"reading the body: {deadline.describe()} passed")
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _too_large(policy: _Policy) -> str:

@@ -260,6 +260,49 @@ def guarded_client(
     )
 
 
+def declared_length(response: httpx.Response) -> int | None:
+    """The Content-Length the server announced, if it announced a usable one."""
+    try:
+        return int(response.headers.get("content-length", ""))
+    except ValueError:
+        return None
+
+
+def read_capped(
+    response: httpx.Response, max_bytes: int, deadline: Deadline | None = None
+) -> bytes | None:
+    """A streamed response's decoded body, or None once it grows past `max_bytes`: the
+    rest is never read, so an endless or enormous answer costs `max_bytes` of memory."""
+    declared = declared_length(response)
+    if declared is not None and declared > max_bytes:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            return None
+        if deadline is not None and deadline.expired:  # each read is bounded; this too
+            raise httpx.ReadTimeout(f"reading the body: {deadline.describe()} passed")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def aread_capped(response: httpx.Response, max_bytes: int) -> bytes | None:
+    """read_capped for an httpx.AsyncClient's streamed response."""
+    declared = declared_length(response)
+    if declared is not None and declared > max_bytes:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 @functools.cache
 def shared_ssl_context() -> ssl.SSLContext:
     # Loading the CA bundle takes ~50 ms; one context per process serves every client

@@ -40,7 +40,7 @@ import mcp_types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Implementation, Tool
 
@@ -102,6 +102,57 @@ class _StderrTail:
             self.writer.close()
 
 
+class AnswerTooLarge(httpx2.ReadError):
+    """A server's answer grew past the cap while it streamed."""
+
+
+class CappedTransport(httpx2.AsyncBaseTransport):
+    """Caps the body of every answer to a POST (a tool call's result, JSON or its SSE
+    stream) as it streams: past `cap` bytes the read fails and `refused` hears why. The
+    long-lived GET stream of server notifications is left as it is."""
+
+    def __init__(
+        self, inner: httpx2.AsyncBaseTransport, cap: int, refused: Callable[[str], None]
+    ) -> None:
+        self._inner, self._cap, self._refused = inner, cap, refused
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
+        if request.method == "POST":
+            response.stream = _CappedStream(response.stream, self._cap, self._refused, request)
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _CappedStream(httpx2.AsyncByteStream):
+    def __init__(self, inner: Any, cap: int, refused: Callable[[str], None], request: Any):
+        self._inner, self._cap, self._refused, self._request = inner, cap, refused, request
+
+    async def __aiter__(self):
+        size = 0
+        async for chunk in self._inner:
+            size += len(chunk)
+            if size > self._cap:
+                why = f"answered with more than {self._cap:,} bytes (SEARCH_MAX_BYTES); refused"
+                self._refused(why)
+                raise AnswerTooLarge(why, request=self._request)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _answer_cap() -> int:
+    try:
+        from django.conf import settings
+
+        return int(settings.SEARCH_MAX_BYTES)
+    except Exception:  # used as a library, outside Django
+        return 2_000_000
+
+
 class _Session:
     """One open connection to one server, owned by a task on the pool's loop."""
 
@@ -121,6 +172,7 @@ class _Session:
         self._last_used = time.monotonic()
         self._gave_up: float | None = None
         self._http_status: int | None = None
+        self._too_large: str | None = None  # why an answer was refused for its size
         self._stderr: _StderrTail | None = None
         # Cancelled to give up connecting, or to close a session still connecting. An anyio
         # scope, not Task.cancel(): the SDK's transports unwind cleanly (a stdio server is
@@ -179,7 +231,11 @@ class _Session:
     def _http_transport(
         self, server: HttpServer, stack: AsyncExitStack
     ) -> AbstractAsyncContextManager[Any]:
-        http = create_mcp_http_client(headers=dict(server.headers))
+        http = httpx2.AsyncClient(
+            headers=dict(server.headers),
+            timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+            transport=CappedTransport(httpx2.AsyncHTTPTransport(), _answer_cap(), self._refused),
+        )
 
         async def remember_status(response: httpx2.Response) -> None:
             # The last POST's refusal explains a failure; a later success clears it (the
@@ -191,8 +247,13 @@ class _Session:
         stack.push_async_callback(http.aclose)
         return streamable_http_client(server.url, http_client=http)
 
+    def _refused(self, why: str) -> None:
+        self._too_large = why
+
     def _failure(self, exc: BaseException | None) -> RemoteFailure:
         """What went wrong, in words an operator can act on."""
+        if self._too_large is not None:
+            return RemoteFailure(Outcome.BLOCKED, f"{self.label} {self._too_large}")
         if self._gave_up is not None:
             return RemoteFailure(
                 Outcome.TIMEOUT,

@@ -9,17 +9,26 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from research import services
-from research.store import LOG, RunStore
+from research.store import LOG, ManifestDamaged, RunStore
 from research.web import files
-from research.web.run_views import owned_run
+from research.web.run_views import LIVE, owned_run
 
 
 @login_required
 def artifacts(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     store = services.store_for(run.run_id)
-    groups = files.run_files(store) if store.exists() else files.Groups([], [], [])
-    return render(request, "web/artifacts.html", {"run": run, "groups": groups})
+    context = {"run": run, "groups": files.Groups([], [], []), "live": run.status in LIVE}
+    if store.exists():
+        try:
+            context["groups"] = files.run_files(store)
+        except ManifestDamaged as damage:
+            context["groups"] = files.Groups([], [], files.records_of(store))
+            context["manifest_damage"] = damage
+    context["damaged"] = [
+        f for f in context["groups"].outputs + context["groups"].pages if f.problem
+    ]
+    return render(request, "web/artifacts.html", context)
 
 
 @login_required
@@ -27,7 +36,12 @@ def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
     run = owned_run(request, run_id)
     store = services.store_for(run.run_id)
     found, path = _find(store, name)
-    context = {"run": run, "file": found, "too_large": found.bytes > files.MAX_SHOWN_BYTES}
+    context = {
+        "run": run,
+        "file": found,
+        "too_large": found.bytes > files.MAX_SHOWN_BYTES,
+        "live": run.status in LIVE,
+    }
     if not context["too_large"]:
         if found.name == LOG:
             context["events"] = files.log_events(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,10 @@ from research.names import (
     PAGES_DIR,
     PLAN,
     REPORT,
+    artifact_stage,
+    stage_label,
 )
-from research.store import INDEX, LOG, RunStore, StoreError
+from research.store import INDEX, LOG, ManifestDamaged, RunStore, StoreError
 
 PAGES = f"{PAGES_DIR}/"
 MAX_SHOWN_BYTES = 2_000_000  # larger files are offered as a download only
@@ -58,6 +60,17 @@ class RunFile:
     bytes: int
     sha256: str
     description: str
+    # How the file on disk differs from what the manifest recorded; empty when it matches.
+    problem: str = ""
+
+    @property
+    def stage(self) -> str | None:
+        """The stage that wrote it, which re-running repairs it."""
+        return artifact_stage(self.name)
+
+    @property
+    def stage_label(self) -> str:
+        return stage_label(self.stage) if self.stage else ""
 
     @property
     def kind(self) -> str:
@@ -80,9 +93,13 @@ class Groups:
 
 
 def run_files(store: RunStore) -> Groups:
+    """The run's files as the manifest lists them, each checked against its recorded
+    sha256. ManifestDamaged when the manifest cannot be read (records() lists what can
+    still be shown then)."""
     titles = _page_titles(store)
-    listed = [_from_manifest(entry, titles) for entry in store.index().get("artifacts", [])]
-    records = [_measured(store, name) for name in (INDEX, LOG)]
+    entries = [e for e in store.index().get("artifacts", []) if isinstance(e, dict)]
+    listed = [_checked(store, _from_manifest(entry, titles)) for entry in entries]
+    records = records_of(store)
     return Groups(
         # Rounds in pipeline order, then the report they end in.
         outputs=sorted(
@@ -94,12 +111,20 @@ def run_files(store: RunStore) -> Groups:
     )
 
 
+def records_of(store: RunStore) -> list[RunFile]:
+    """The manifest and the log, measured on disk: listed even when the manifest is damaged."""
+    return [f for f in (_measured(store, name) for name in (INDEX, LOG)) if f is not None]
+
+
 def find(store: RunStore, name: str) -> tuple[RunFile, Path]:
-    """The listed file called `name` and its path; NotAnArtifact for anything else."""
-    groups = run_files(store)
-    match = next(
-        (f for f in groups.outputs + groups.pages + groups.records if f.name == name), None
-    )
+    """The listed file called `name` and its path; NotAnArtifact for anything else. With the
+    manifest damaged, only the manifest and the log can be found."""
+    try:
+        groups = run_files(store)
+        listed = groups.outputs + groups.pages + groups.records
+    except ManifestDamaged:
+        listed = records_of(store)
+    match = next((f for f in listed if f.name == name), None)
     if match is None:
         raise NotAnArtifact(name)
     try:
@@ -146,10 +171,17 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
+def _checked(store: RunStore, listed: RunFile) -> RunFile:
+    damage = store.damage(listed.name)
+    return replace(listed, problem=damage.problem) if damage is not None else listed
+
+
 def _from_manifest(entry: dict[str, Any], titles: dict[str, str]) -> RunFile:
-    name = str(entry["name"])
+    name = str(entry.get("name"))
     description = DESCRIPTIONS.get(name) or titles.get(name, "")
-    return RunFile(name, int(entry.get("bytes", 0)), str(entry.get("sha256", "")), description)
+    size = entry.get("bytes")
+    size = size if isinstance(size, int) else 0
+    return RunFile(name, size, str(entry.get("sha256", "")), description)
 
 
 def _page_titles(store: RunStore) -> dict[str, str]:

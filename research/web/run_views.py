@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from research import selectors, services
+from research import diskspace, selectors, services
 from research.artifacts import STAGES
 from research.models import Run
 from research.names import FINISHED, PLAN, stage_label
@@ -24,6 +24,9 @@ from research.web import actions, present
 from research.web.verdicts import verdict_for
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
+NO_FILES = (
+    "This run's files are gone from the server, so it cannot be re-run. Ask the question again."
+)
 # A run still queued after this long has probably no worker to take it.
 WORKER_HINT_AFTER = 20  # seconds
 
@@ -114,6 +117,8 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
         messages.error(request, "Choose a stage to re-run from.")
+    elif not services.store_for(run.run_id).exists():
+        messages.error(request, NO_FILES)
     elif run.status in LIVE:
         messages.error(request, "The run is still going. Cancel it before re-running a stage.")
     elif not _may_rerun(run, stage):
@@ -124,8 +129,28 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
             f"Re-run from {first.label if first else 'an earlier stage'} instead.",
         )
     else:
-        actions.rerun_from(run, stage)
-        messages.success(request, f"Re-running from {stage_label(stage)}.")
+        try:
+            actions.rerun_from(run, stage)
+        except StoreError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Re-running from {stage_label(stage)}.")
+    return redirect("web:run", run_id=run.run_id)
+
+
+@login_required
+@require_POST
+def repair(request: HttpRequest, run_id: str) -> HttpResponse:
+    run = owned_run(request, run_id)
+    if run.status in LIVE:
+        messages.error(request, "The run is still going. Cancel it before repairing it.")
+    elif not services.store_for(run.run_id).exists():
+        messages.error(request, NO_FILES)
+    else:
+        try:
+            messages.success(request, actions.repair_run(run))
+        except StoreError as exc:
+            messages.error(request, str(exc))
     return redirect("web:run", run_id=run.run_id)
 
 
@@ -150,7 +175,8 @@ def progress_context(run: Run) -> dict[str, Any]:
         or _failure(run),
         "next_stage": first_unfinished(rows),
         "waiting_for_worker": _waiting_for_worker(run, rows),
-        "analysis": analysis_context(analysis),
+        "waiting_for_space": _waiting_for_space(run),
+        "analysis": analysis_context(analysis, live=run.status in LIVE),
     }
 
 
@@ -164,13 +190,29 @@ def _with_model(row: StageRow, analysis: selectors.Analysis) -> StageRow:
     )
 
 
-def analysis_context(analysis: selectors.Analysis) -> dict[str, Any]:
-    """What the page says about the method: the mode, the model, and tokens against the budget."""
+def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[str, Any]:
+    """What the page says about the method: the mode, the model, and tokens against the
+    budget. "LLM-assisted" only once the model's answers were used."""
     budget = analysis.budget or getattr(settings, "LLM_MAX_TOKENS_PER_RUN", None)
     exhausted = analysis.budget_exhausted_at
+    if analysis.assisted:
+        label = "LLM-assisted analysis"
+    elif analysis.llm:
+        label = (
+            "No model answer used yet" if live else "Deterministic analysis (no model answer used)"
+        )
+    else:
+        label = "Deterministic analysis (no LLM)"
     return {
         "llm": analysis.llm,
-        "label": "LLM-assisted analysis" if analysis.llm else "Deterministic analysis (no LLM)",
+        "label": label,
+        "time_out": (
+            "The model's time ran out during "
+            f"{', '.join(stage_label(s) for s in analysis.time_out_at)} (LLM_STAGE_SECONDS): the "
+            "deterministic reader did the rest of that stage."
+            if analysis.time_out_at
+            else ""
+        ),
         "model": analysis.model,
         "total": f"{analysis.total:,}",
         "budget": f"{budget:,}" if analysis.llm and budget else "",
@@ -204,7 +246,8 @@ def run_state(run: Run) -> str:
 
 def stage_rows(run: Run) -> list[StageRow]:
     live = run.status in LIVE
-    rows, ready = [], not live
+    # A run whose files are gone cannot run any stage again.
+    rows, ready = [], not live and services.store_for(run.run_id).exists()
     for number, view in enumerate(selectors.run_stages(run), 1):
         rows.append(_row(view, number, live, ready))
         # A stage can run again only once every stage before it has its output.
@@ -213,7 +256,8 @@ def stage_rows(run: Run) -> list[StageRow]:
 
 
 def first_unfinished(rows: list[StageRow]) -> StageRow | None:
-    return next((r for r in rows if r.status not in FINISHED), None)
+    """The stage a stopped run would go on from, if it can go on at all."""
+    return next((r for r in rows if r.status not in FINISHED and r.can_rerun), None)
 
 
 def _may_rerun(run: Run, stage: str) -> bool:
@@ -276,7 +320,15 @@ STATE_LABELS = {
 }
 
 
+def _waiting_for_space(run: Run) -> str:
+    """Why a run still going waits for disk space, in a sentence; empty when it does not."""
+    if run.status not in LIVE or not diskspace.is_waiting(run.error):
+        return ""
+    why = run.error.partition(f"{diskspace.WAITING}: ")[2]
+    return why[:1].upper() + why[1:]
+
+
 def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
-    if run.status != Run.Status.QUEUED or any(r.status == "running" for r in rows):
+    if run.status != Run.Status.QUEUED or run.error or any(r.status == "running" for r in rows):
         return False
     return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER

@@ -15,6 +15,7 @@ urlpatterns = [
     path("runs/<str:run_id>/progress/", run_views.progress, name="progress"),
     path("runs/<str:run_id>/cancel/", run_views.cancel, name="cancel"),
     path("runs/<str:run_id>/rerun/", run_views.rerun, name="rerun"),
+    path("runs/<str:run_id>/repair/", run_views.repair, name="repair"),
     path("runs/<str:run_id>/artifacts/", artifact_views.artifacts, name="artifacts"),
     path(
         "runs/<str:run_id>/artifacts/view/<path:name>",

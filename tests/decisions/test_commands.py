@@ -27,7 +27,7 @@ def test_the_quality_command_prints_precision_recall_and_verified_quotes():
 
 def test_the_bench_command_prints_each_stage_time_and_the_latency_multiple():
     out = io.StringIO()
-    call_command("bench", pages=3, latency=0.05, stdout=out)
+    call_command("bench", pages=3, latency=0.05, queued=0, stdout=out)
     text = out.getvalue()
     assert "bench: 3 pages, 50 ms latency each" in text
     for label in ("parallel", "sequential (1 worker)"):

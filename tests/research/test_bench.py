@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def test_bench_prints_retrieve_time_as_a_multiple_of_one_search():
     out = io.StringIO()
-    call_command("bench", pages=3, latency=0.05, search_latency=0.1, stdout=out)
+    call_command("bench", pages=3, latency=0.05, search_latency=0.1, queued=0, stdout=out)
     line = next(line for line in out.getvalue().splitlines() if "retrieve:" in line)
     figures = re.fullmatch(
         r"  retrieve: (\d+) searches, 100 ms latency each \| \d+ in flight per provider: +"
@@ -25,6 +25,22 @@ def test_bench_prints_retrieve_time_as_a_multiple_of_one_search():
     # Lower bounds only: every search waits out its latency, one at a time or not.
     assert float(parallel) >= 1
     assert float(sequential) >= int(searches)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
+    out = io.StringIO()
+    call_command("bench", pages=2, latency=0.02, queued=4, workers=2, stdout=out)
+    line = next(line for line in out.getvalue().splitlines() if "queued:" in line)
+    figures = re.fullmatch(
+        r"  queued: 4 runs submitted at once to 2 workers \| first done +([\d.]+) s \| "
+        r"median +([\d.]+) s \| last +([\d.]+) s \| one run alone +([\d.]+) s",
+        line,
+    )
+    assert figures, line  # no run failed: the line would say so
+    first, median, last, _alone = (float(v) for v in figures.groups())
+    assert 0 < first <= median <= last
 
 
 def test_bench_llm_prints_each_stages_tokens_for_whole_runs_within_the_target():

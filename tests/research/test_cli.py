@@ -59,6 +59,20 @@ def finished(runs_dir, admin_user) -> str:
 
 
 @pytest.mark.django_db
+def test_a_corpus_with_a_file_name_that_is_not_utf8_still_answers(runs_dir, tmp_path, admin_user):
+    import shutil
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(os.path.join(os.fsencode(corpus), b"bad-\xff\xfe-name.md"), "wb") as handle:
+        handle.write(b"# Quillsync\n\nQuillsync is abandoned.\n")
+
+    output = research(QUESTION, "--source", f"local:{corpus}")
+
+    assert stage_lines(output) == [(label, "done") for label in STAGE_LABELS]
+
+
+@pytest.mark.django_db
 def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report(
     runs_dir, tmp_path, admin_user
 ):
@@ -267,6 +281,51 @@ def test_resuming_from_decide_reruns_only_decide(finished):
         "crosscheck": 1,
         "decide": 2,
     }
+    assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
+
+
+def first_page(run_id: str) -> tuple[str, bytes]:
+    store = services.store_for(run_id)
+    notes = store.read_json("round_3_notes.json")
+    page = next(s["page"] for s in notes["sources"] if s.get("page"))
+    return page, store.artifact_path(page).read_bytes()
+
+
+@pytest.mark.django_db
+def test_resume_repairs_a_truncated_stored_page_from_deep_read_on(finished):
+    store = services.store_for(finished)
+    page, whole = first_page(finished)
+    store.artifact_path(page).write_bytes(whole[:50])
+
+    output = research("--resume", finished)
+
+    assert f"{page} is damaged: its contents no longer match the checksum" in output
+    assert "Running deep-read and every later stage again." in output
+    assert stage_lines(output) == [
+        ("deep-read", "done"),
+        ("cross-validate", "done"),
+        ("decide", "done"),
+    ]
+    assert attempts(finished)["filter"] == 1
+    assert store.artifact_path(page).read_bytes() == whole
+    assert all(store.is_valid(name) for name in store.artifact_names())
+    assert [e["file"] for e in store.read_log() if e["event"] == "artifact_damaged"] == [page]
+
+
+@pytest.mark.django_db
+def test_resume_rebuilds_a_corrupt_manifest_and_reruns_from_the_first_unsound_stage(finished):
+    store = services.store_for(finished)
+    store.path.joinpath("index.json").write_text('{"run_id": "x", "stag', encoding="utf-8")
+    store.artifact_path("round_4_crosscheck.json").write_text('{"claims": [', encoding="utf-8")
+
+    output = research("--resume", finished)
+
+    assert "index.json is damaged: it is not valid JSON" in output
+    assert "rebuilt the manifest from the files that are sound, up to deep-read" in output
+    assert stage_lines(output) == [("cross-validate", "done"), ("decide", "done")]
+    assert store.path.joinpath("index.json.damaged").read_text() == '{"run_id": "x", "stag'
+    assert all(store.is_valid(name) for name in store.artifact_names())
+    assert store.index()["params"]["question"] == QUESTION
     assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
 
 

@@ -16,7 +16,7 @@ from research import pipeline, recovery, services, tasks
 from research.artifacts import STAGES
 from research.models import Run
 from research.recovery import orphaned_runs, supervise
-from research.store import RunLocked, RunStore
+from research.store import RunGone, RunLocked, RunStore
 
 
 def make_run(root: Path, run_id: str, **statuses: str) -> RunStore:
@@ -298,6 +298,80 @@ def test_a_stage_that_keeps_losing_its_worker_fails_the_run_with_the_reason(sent
     assert "lost its worker 4 times" in Run.objects.get(run_id=store.run_id).error
 
 
+def created_ago(store: RunStore, seconds: float) -> None:
+    when = datetime.now(UTC) - timedelta(seconds=seconds)
+    Run.objects.filter(run_id=store.run_id).update(created=when)
+
+
+@pytest.mark.django_db
+def test_a_run_whose_folder_vanished_mid_stage_ends_failed_with_the_reason(sent, waiting):
+    import shutil
+
+    store = stuck_run(
+        retrieve=DONE, deepread={"status": "running", "started": ago(5), "heartbeat": ago(1)}
+    )
+    Run.objects.filter(run_id=store.run_id).update(status="running", current_stage="deepread")
+    created_ago(store, 60)
+    shutil.rmtree(store.path)
+
+    [done] = supervise(LEASE)
+
+    assert done.did == "failed"
+    assert done.sentence().startswith("Marked the run failed: its files on the server are gone")
+    run = Run.objects.get(run_id=store.run_id)
+    assert (run.status, run.current_stage) == ("failed", "deepread")
+    assert run.error == f"deepread: {services.FOLDER_GONE}"
+    assert run.stages.get(stage="deepread").status == "failed"
+    assert supervise(LEASE) == [] and sent == []
+    assert not store.path.exists(), "nothing recreated the folder"
+
+
+@pytest.mark.django_db
+def test_a_run_whose_folder_was_never_completed_ends_failed_after_a_third_of_the_lease(
+    sent, waiting
+):
+    store = stuck_run()
+    (store.path / "index.json").rename(store.path / ".index.json.k2j3h4.tmp")
+    (store.path / "log.jsonl").unlink()  # the web server died before writing either
+    created_ago(store, 2)
+    assert supervise(LEASE) == [], "its folder may still be on its way"
+
+    created_ago(store, LEASE / 3 + 1)
+    [done] = supervise(LEASE)
+
+    assert done.did == "failed"
+    run = Run.objects.get(run_id=store.run_id)
+    assert run.status == "failed"
+    assert run.error == f"retrieve: {services.FOLDER_UNFINISHED}"
+    assert run.stages.get(stage="retrieve").status == "failed"
+    assert sent == []
+
+
+@pytest.mark.django_db
+def test_a_stage_started_on_a_vanished_run_folder_fails_the_run_instead_of_recreating_it():
+    import shutil
+
+    store = stuck_run()
+    shutil.rmtree(store.path)
+
+    with pytest.raises(RunGone, match="its files on the server are gone"):
+        pipeline.execute_stage(store.run_id, "retrieve")
+
+    assert Run.objects.get(run_id=store.run_id).status == "failed"
+    assert not store.path.exists()
+
+
+def test_an_artifact_written_after_its_run_folder_vanished_fails_without_recreating_it(runs_dir):
+    import shutil
+
+    store = make_run(runs_dir, "vanished")
+    shutil.rmtree(store.path)
+
+    with pytest.raises(FileNotFoundError):
+        store.write_texts({"round_3_pages/s1.md": "text"})
+    assert not store.path.exists()
+
+
 @pytest.mark.django_db
 def test_a_failed_run_is_not_touched(sent, waiting):
     store = stuck_run(retrieve={"status": "failed", "finished": ago(600), "error": "no options"})
@@ -443,6 +517,24 @@ def test_a_message_is_live_while_it_waits_or_was_just_taken_by_a_worker(redis_ur
         taken.ack()
         queue.close()
     assert recovery.waiting_messages(30) == set()
+
+
+@pytest.mark.slow
+def test_every_stage_goes_to_the_queue_of_its_priority_and_is_seen_waiting_there(redis_url):
+    import redis as redis_client
+
+    from research.celery import app
+
+    for stage in STAGES:
+        tasks.STAGE_TASKS[stage].delay(f"run-{stage}")
+    assert recovery.waiting_messages(30) == {(s, f"run-{s}") for s in STAGES}
+    client = redis_client.Redis.from_url(redis_url)
+    queue = app.conf.task_default_queue
+    lengths = {key: client.llen(key) for key in recovery.queue_keys(queue)}
+    # decide, the last stage, is taken first; retrieve, the first, last.
+    assert [lengths[key] for key in recovery.queue_keys(queue)[:5]] == [1, 1, 1, 1, 1]
+    assert client.lindex(queue, 0) and b"research.decide" in client.lindex(queue, 0)
+    assert b"research.retrieve" in client.lindex(recovery.queue_keys(queue)[4], 0)
 
 
 def test_an_unreadable_broker_is_reported_as_unknown(settings):

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from research.artifacts import STAGES, Candidates
-from research.store import RunLocked, RunStore, StoreError
+from research.store import ArtifactDamaged, ManifestDamaged, RunLocked, RunStore, StoreError
 from tests.processes import wait_until
 
 
@@ -244,3 +244,64 @@ def test_a_process_forked_while_a_lock_is_held_does_not_keep_the_run_locked(stor
     finally:
         child.terminate()
         child.join(10)
+
+
+# --- damage ---------------------------------------------------------------------------------
+
+
+def test_reading_an_artifact_changed_after_it_was_written_names_it_and_the_stage_to_rerun(store):
+    store.write_text("round_3_pages/s1.md", "Quillsync is MIT licensed.")
+    store.artifact_path("round_3_pages/s1.md").write_text("Quillsync is", encoding="utf-8")
+
+    with pytest.raises(ArtifactDamaged) as caught:
+        store.read_text("round_3_pages/s1.md")
+
+    assert str(caught.value) == (
+        "round_3_pages/s1.md is damaged: its contents no longer match the checksum recorded "
+        "when it was written (26 bytes then, 12 bytes now). Re-run from deep-read to write it "
+        "again."
+    )
+    assert caught.value.stage == "deepread"
+    assert not store.is_valid("round_3_pages/s1.md")
+
+
+def test_a_recorded_artifact_that_is_missing_is_damaged_and_one_never_written_is_not_there(store):
+    store.write_json("round_2_filtered.json", {"kept": [], "dropped": []})
+    store.artifact_path("round_2_filtered.json").unlink()
+
+    with pytest.raises(ArtifactDamaged, match=r"it is missing\. Re-run from filter"):
+        store.read_json("round_2_filtered.json")
+    with pytest.raises(FileNotFoundError):
+        store.read_json("round_4_crosscheck.json")
+
+
+def test_a_sound_file_that_no_longer_parses_as_its_model_is_damaged(store):
+    store.write_json("round_1_candidates.json", {"candidates": "not a list"})
+
+    with pytest.raises(ArtifactDamaged, match=r"it cannot be read .*Re-run from retrieve"):
+        store.read_model("round_1_candidates.json", Candidates)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"run_id": "run1", "sta', "it is not valid JSON"),
+        ("[1, 2]", "it is not a JSON object"),
+        ('{"run_id": "run1"}', "it has no stages or no list of artifacts"),
+    ],
+)
+def test_a_manifest_that_cannot_be_read_as_one_is_damaged(store, text, problem):
+    store.path.joinpath("index.json").write_text(text, encoding="utf-8")
+
+    with pytest.raises(ManifestDamaged) as caught:
+        store.index()
+
+    assert caught.value.problem.startswith(problem)
+    assert "Resuming the run rebuilds it from the files that are still sound." in str(caught.value)
+
+
+def test_the_log_leaves_out_a_line_that_does_not_parse(store):
+    store.log("first")
+    with open(store.path / "log.jsonl", "ab") as handle:
+        handle.write(b'{"ts": "2026-01-01", "event": "cut sho')
+    assert [e["event"] for e in store.read_log()] == ["run_created", "first"]

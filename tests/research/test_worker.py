@@ -92,6 +92,59 @@ def test_a_run_goes_through_the_broker_and_a_worker_from_start_to_finish(workers
     assert "## Recommendation" in store.read_text("report.md")
 
 
+def test_queued_runs_finish_in_the_order_they_were_submitted_not_in_lockstep(workers, testweb):
+    base = serve_pages(testweb, delay=0)
+    runs = [new_run(base) for _ in range(3)]
+    for run in runs:
+        tasks.start(run.run_id)
+    workers.start()
+    for run in runs:
+        wait_until(lambda run=run: run_finished(run), 120, "the runs to finish")
+        assert run.status == "done"
+    first, second, third = runs
+    # One worker: each run's next stage went ahead of the later runs' first stages.
+    assert first.finished <= second.stages.get(stage="retrieve").started
+    assert second.finished <= third.stages.get(stage="retrieve").started
+
+
+def test_a_run_whose_folder_is_deleted_mid_stage_ends_failed_with_the_reason(
+    workers, testweb, tmp_path
+):
+    base = serve_pages(testweb, delay=3.0)
+    workers.wait_ready(workers.start(STAGE_LEASE="3"))
+    run = new_run(base)
+    tasks.start(run.run_id)
+    store = services.store_for(run.run_id)
+    wait_until(lambda: stage_status(store, "deepread") == "running", 60, "deep-read to start")
+
+    store.path.rename(tmp_path / "deleted")  # gone at once, whatever the worker writes
+    deleted = time.monotonic()
+    wait_until(lambda: run_finished(run), 30, "the run to stop")
+    took = time.monotonic() - deleted
+
+    print(f"\nfolder deleted mid-stage: failed {took:.1f} s later: {run.error}")
+    assert run.status == "failed"
+    assert run.error == f"deepread: {services.FOLDER_GONE}"
+    assert run.stages.get(stage="deepread").status == "failed"
+    assert not store.path.exists(), "the worker recreated the folder"
+
+
+def test_a_run_whose_folder_was_never_completed_ends_failed_within_the_lease(workers, tmp_path):
+    run = new_run("http://127.0.0.1:9")
+    store = services.store_for(run.run_id)
+    # The web server was killed between committing the row and writing the manifest.
+    (store.path / "index.json").rename(store.path / ".index.json.a8d7f6.tmp")
+    (store.path / "log.jsonl").unlink()
+    workers.start(STAGE_LEASE="3")
+
+    wait_until(lambda: run_finished(run), 30, "the run to stop")
+
+    took = (run.finished - run.created).total_seconds()
+    print(f"\nfolder never completed: failed {took:.1f} s after the row was written: {run.error}")
+    assert run.status == "failed"
+    assert run.error == f"retrieve: {services.FOLDER_UNFINISHED}"
+
+
 def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(workers, testweb):
     base = serve_pages(testweb, delay=2.0)
     run = new_run(base)

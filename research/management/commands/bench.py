@@ -6,6 +6,10 @@ one page's latency (near 1x with parallel fetches, N x for a sequential reader),
 retrieve's against one search's latency (about ceil(sub-queries / searches in flight) x,
 where one search at a time takes one x per sub-query).
 
+Then it submits `--queued` runs (20) at once to `--workers` real Celery worker processes (2)
+through a Redis of its own, and prints when the first, the median and the last of them
+finished, counted from their submission (research.queuebench).
+
 `python manage.py bench --llm`: model tokens per stage and per run (research.llm.tokenbench)
 for whole runs in LLM mode against the stub endpoint, with the configured limits (by default
 50 candidates, 30 kept, 30 pages, 30,000 characters, as without a model): over the English
@@ -25,7 +29,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import pipeline, queuebench, services, steps  # noqa: F401  (registers the stages)
 from research.llm import tokenbench
 from research.localweb import LocalWeb
 from research.models import Run
@@ -144,6 +148,17 @@ class Command(BaseCommand):
             default=None,
             help="seconds per search (default: the page latency)",
         )
+        parser.add_argument(
+            "--queued",
+            type=int,
+            default=20,
+            metavar="N",
+            help="also submit N runs at once to real workers and time when each finishes "
+            "(default 20; 0 skips it)",
+        )
+        parser.add_argument(
+            "--workers", type=int, default=2, help="worker processes for the queued runs"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["llm"]:
@@ -160,10 +175,21 @@ class Command(BaseCommand):
                 self._time_run(web, workers)
                 parallel = self._time_run(web, workers)
                 sequential = self._time_run(web, (1, 1))
+            self._report(pages, latency, workers[0], parallel, sequential)
+            self._report_retrieve(search_latency, workers[1], parallel, sequential)
+            if opts["queued"] > 0:
+                self._queued(web, pages, opts["queued"], opts["workers"])
         finally:
             web.stop()
-        self._report(pages, latency, workers[0], parallel, sequential)
-        self._report_retrieve(search_latency, workers[1], parallel, sequential)
+
+    def _queued(self, web: LocalWeb, pages: int, runs: int, workers: int) -> None:
+        limits = {
+            "MAX_PAGES": str(pages),
+            "MAX_KEPT": str(max(pages, settings.MAX_KEPT)),
+            "MAX_CANDIDATES": str(max(pages, settings.MAX_CANDIDATES)),
+        }
+        figures = queuebench.measure(f"searxng:{web.base}", runs, workers, limits)
+        self.stdout.write(figures.line())
 
     def _web(self, pages: int, latency: float, search_latency: float) -> LocalWeb:
         web = LocalWeb()

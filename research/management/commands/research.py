@@ -14,8 +14,9 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
 from decisions.export import absolute_page_links, file_urls
-from research import pipeline, recovery, services, tasks
+from research import pipeline, recovery, repair, services, tasks
 from research.artifacts import STAGES, Candidates
+from research.diskspace import DiskFull
 from research.models import Run
 from research.names import CANDIDATES, DECISION, UnknownStage, stage_id, stage_label
 from research.stages.plan import PRESETS
@@ -155,10 +156,27 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if not store.exists():
             raise CommandError(f"no run folder at {store.path}")
+        self._repair_manifest(store)
         services.ensure_run_row(store)
         if opts["from_stage"]:
             pipeline.reset_from(store.run_id, opts["from_stage"])
+        elif (found := repair.from_damage(store)) is not None:
+            stage, damage = found
+            self.stdout.write(
+                f"{damage.name} is damaged: {damage.problem}. "
+                f"Running {stage_label(stage)} and every later stage again."
+            )
         return store.run_id
+
+    def _repair_manifest(self, store) -> None:
+        damage = repair.manifest_damage(store)
+        if damage is None:
+            return
+        try:
+            said = repair.rebuild_manifest(store, damage)
+        except StoreError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(f"index.json is damaged: {damage.problem}. Verdict {said}.")
 
     # --- queued -------------------------------------------------------------------------
 
@@ -215,7 +233,13 @@ class Command(BaseCommand):
                 result = pipeline.execute_stage(
                     run_id, stage, force=stage == from_stage, lock_wait=2.0
                 )
-            except pipeline.StageError as exc:
+            except DiskFull as exc:
+                raise CommandError(
+                    f"{label} stopped: no space left on the disk that holds "
+                    f"{services.store_for(run_id).path.parent}. Free some space, then continue "
+                    f"with `manage.py research --resume {run_id}`."
+                ) from exc
+            except (pipeline.StageError, StoreError) as exc:
                 raise CommandError(f"{label} failed: {exc}") from exc
             except Exception as exc:
                 raise CommandError(

@@ -153,6 +153,7 @@ class Command(BaseCommand):
             # SIGKILL; after this many seconds they are closed.
             "--timeout-graceful-shutdown",
             "5",
+            *proxy_arguments(),
         ]
         children.append(Child("web", "The web server", web, env=env, out=out))
         return children
@@ -182,6 +183,21 @@ class Command(BaseCommand):
                         "stopped the others. Its last lines are above."
                     )
             time.sleep(0.5)  # a signal ends the sleep, and its handler raises Stop
+
+
+def proxy_options() -> dict[str, Any]:
+    """uvicorn's trust in X-Forwarded-* headers: only from FORWARDED_ALLOW_IPS. uvicorn
+    believes them from 127.0.0.1 unless told otherwise, which lets any local client (or a
+    proxy passing the header on) choose the address the sign-in throttle counts."""
+    trusted = ",".join(settings.FORWARDED_ALLOW_IPS)
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or None}
+
+
+def proxy_arguments() -> list[str]:
+    options = proxy_options()
+    if not options["proxy_headers"]:
+        return ["--no-proxy-headers"]
+    return ["--proxy-headers", "--forwarded-allow-ips", options["forwarded_allow_ips"]]
 
 
 def _raise_stop(*_: object) -> None:

@@ -86,6 +86,7 @@ def build_provider(
             user_agent=settings.FETCH_USER_AGENT,
             deadline=deadline,
             allowed_networks=settings.FETCH_ALLOWED_NETWORKS,
+            max_bytes=settings.SEARCH_MAX_BYTES,
         )
     return DdgsProvider(timeout, tries, base_delay, deadline=deadline)
 

@@ -12,8 +12,9 @@ and the bm25 scores from both tables are summed.
 The index is kept under the app's own data folder (settings.LOCAL_INDEX_DIR), one file
 per corpus folder, and never written into the user's folder. Each search first re-indexes
 the files whose mtime or size changed, so repeated searches are fast and the index never
-goes stale. Files that are too large, or symlinks that lead out of the folder, are skipped
-with the reason logged; each search ends within its deadline.
+goes stale. Files that are too large, symlinks that lead out of the folder, and files or
+folders whose names are not valid UTF-8 (which the index cannot store) are skipped, each
+with its reason logged once per index build; each search ends within its deadline.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -130,6 +132,8 @@ class LocalCorpus:
             return SearchResult(Outcome.NO_HIT, detail=f"no searchable words in {query!r}")
         if not self.folder.is_dir():
             return SearchResult(Outcome.UNAVAILABLE, detail=f"folder {self.folder} is missing")
+        if not _utf8(str(self.folder)):
+            return SearchResult(Outcome.UNAVAILABLE, detail=_not_utf8(self.folder, "folder"))
         if self.deadline is None:
             return self._search(terms, limit)
         deadline = Deadline.after(self.deadline)
@@ -168,30 +172,30 @@ class LocalCorpus:
         return conn
 
     def _refresh(self, conn: sqlite3.Connection) -> int:
-        on_disk, stale = self._changes(conn)
-        if on_disk is None:
+        scan = self._changes(conn)
+        if not scan.changed:
+            _report_refusals(self.index_path, scan.refused, build=False)
             return 0  # the usual case: no lock, so concurrent searches never queue
         # One thread of this process parses at a time; the others wait, then find the
         # files done. Parsing runs outside SQLite's write lock so other processes may read.
         with _indexing_lock(self.index_path):
-            on_disk, stale = self._changes(conn)
-            if on_disk is None:
+            scan = self._changes(conn)
+            _report_refusals(self.index_path, scan.refused, build=scan.changed)
+            if not scan.changed:
                 return 0
-            parsed = {path: self._read(Path(path), self.folder, self.max_bytes) for path in stale}
+            parsed = {
+                path: self._read(Path(path), self.folder, self.max_bytes) for path in scan.stale
+            }
             with _write_lock(conn):
-                return _apply(conn, on_disk, parsed)
+                return _apply(conn, scan.on_disk, parsed)
 
-    def _changes(
-        self, conn: sqlite3.Connection
-    ) -> tuple[dict[str, tuple[int, int]] | None, list[str]]:
-        """The files on disk and the stale ones among them; (None, []) when the index is
-        up to date."""
-        on_disk = dict(_walk(self.folder, self.max_bytes))
+    def _changes(self, conn: sqlite3.Connection) -> _Scan:
+        """The files on disk, the stale ones among them, and the refused ones."""
+        scan = _walk(self.folder, self.max_bytes)
         known = _known(conn)
-        stale = [path for path, stat in on_disk.items() if _stale(known, path, stat)]
-        if not stale and known.keys() <= on_disk.keys():
-            return None, []
-        return on_disk, stale
+        scan.stale = [path for path, stat in scan.on_disk.items() if _stale(known, path, stat)]
+        scan.changed = bool(scan.stale) or not known.keys() <= scan.on_disk.keys()
+        return scan
 
 
 # --- keeping the index fresh -------------------------------------------------------------
@@ -249,13 +253,13 @@ def default_index_dir() -> Path:
 def index_location(folder: Path, index_dir: Path) -> Path:
     """The index file of `folder`: named after it in the app's index folder, never inside
     the corpus. A note beside it names the folder, so indexes of folders that are gone can
-    be removed."""
-    digest = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:16]
+    be removed. The folder's name is taken as bytes: it need not be valid UTF-8."""
+    digest = hashlib.sha256(os.fsencode(folder)).hexdigest()[:16]
     index_dir.mkdir(parents=True, exist_ok=True)
     note = index_dir / f"{digest}.folder"
     if not note.exists():
         _forget_missing_folders(index_dir)
-        note.write_text(str(folder), encoding="utf-8")
+        note.write_bytes(os.fsencode(folder))
     return index_dir / f"{digest}.sqlite3"
 
 
@@ -263,7 +267,7 @@ def _forget_missing_folders(index_dir: Path) -> None:
     """Delete the indexes of folders that no longer exist (temporary folders, mostly)."""
     for note in index_dir.glob("*.folder"):
         try:
-            if Path(note.read_text(encoding="utf-8")).is_dir():
+            if Path(os.fsdecode(note.read_bytes())).is_dir():
                 continue
             for stale in index_dir.glob(f"{note.stem}.sqlite3*"):
                 stale.unlink(missing_ok=True)
@@ -272,40 +276,76 @@ def _forget_missing_folders(index_dir: Path) -> None:
             continue  # another process is removing it too
 
 
-def _walk(folder: Path, max_bytes: int) -> Iterator[tuple[str, tuple[int, int]]]:
-    """Every document file in `folder` that may be read, with its (mtime, size).
+@dataclass
+class _Scan:
+    """One walk of the corpus folder."""
+
+    on_disk: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (mtime, size)
+    refused: list[str] = field(default_factory=list)  # why each skipped file was skipped
+    stale: list[str] = field(default_factory=list)  # paths to parse again
+    changed: bool = False  # files to parse again or to forget: the index needs a build
+
+
+# The refusals last logged for each index, so that a search that builds nothing does not
+# log them again: every search walks the folder.
+_reported: dict[Path, frozenset[str]] = {}
+_reported_guard = threading.Lock()
+
+
+def _report_refusals(index_path: Path, refused: list[str], build: bool) -> None:
+    """Log why each file is skipped: all of them when the index is built, else only those
+    this process has not logged for this index yet."""
+    with _reported_guard:
+        before = frozenset() if build else _reported.get(index_path, frozenset())
+        _reported[index_path] = frozenset(refused)
+    for reason in refused:
+        if reason not in before:
+            log.warning("local corpus: skipped %s", reason)
+
+
+def _walk(folder: Path, max_bytes: int) -> _Scan:
+    """Every document file in `folder` that may be read, with its (mtime, size), and the
+    reason for each one that may not.
 
     os.walk does not descend into symlinked folders; a symlinked file is kept only when
     it resolves to a file inside the folder.
     """
+    scan = _Scan()
     for root, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv, caches
+        for name in [d for d in dirs if not _utf8(d)]:
+            dirs.remove(name)
+            scan.refused.append(_not_utf8(Path(root) / name, "folder"))
         for name in files:
             path = Path(root) / name
             if path.suffix.lower() not in EXTENSIONS:
                 continue
-            reason = refusal(path, folder, max_bytes)
+            reason = _not_utf8(path, "file") if not _utf8(name) else None
+            reason = reason or refusal(path, folder, max_bytes)
             if reason is not None:
-                _skipped(reason)
+                scan.refused.append(reason)
                 continue
             try:
                 stat = path.stat()
             except OSError:
                 continue  # vanished between the check and now
-            yield str(path), (stat.st_mtime_ns, stat.st_size)
+            scan.on_disk[str(path)] = (stat.st_mtime_ns, stat.st_size)
+    return scan
 
 
-_reported: set[str] = set()
-_reported_guard = threading.Lock()
+def _utf8(name: str) -> bool:
+    """Whether a name from the file system is valid UTF-8 (Python keeps the bytes that are
+    not as lone surrogates, which SQLite cannot store)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
-def _skipped(reason: str) -> None:
-    """Log why a file is skipped, once per process: every search walks the folder."""
-    with _reported_guard:
-        if reason in _reported:
-            return
-        _reported.add(reason)
-    log.warning("local corpus: skipped %s", reason)
+def _not_utf8(path: Path, kind: str) -> str:
+    shown = os.fsencode(path).decode("utf-8", errors="backslashreplace")
+    return f"{shown}: the {kind} name is not valid UTF-8, so it cannot be indexed; rename it"
 
 
 def _known(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:

@@ -9,6 +9,7 @@ fetch, and each search ends within its total deadline.
 from __future__ import annotations
 
 import functools
+import json
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -19,11 +20,12 @@ import httpx
 from research.outcomes import Outcome, outcome_for_status
 from research.providers.base import SearchHit, SearchResult, TimeoutBreaker, with_retries
 from research.providers.deadline import DEFAULT_DEADLINE_FACTOR
-from research.providers.http import Call, guarded_client
+from research.providers.http import Call, guarded_client, read_capped
 from research.providers.netguard import IPNetwork
 from research.providers.search.local import iso_date
 
 DEFAULT_USER_AGENT = "VerdictBot/0.1"
+DEFAULT_MAX_BYTES = 2_000_000
 
 
 class SearxngProvider:
@@ -40,8 +42,10 @@ class SearxngProvider:
         sleep: Callable[[float], None] = time.sleep,
         deadline: float | None = None,
         allowed_networks: Iterable[IPNetwork] = (),
+        max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.max_bytes = max_bytes  # of one answer, counted as it streams
         self.timeout = timeout  # for each connect and read
         self.deadline = timeout * DEFAULT_DEADLINE_FACTOR if deadline is None else deadline
         self.allowed_networks = list(allowed_networks)  # for redirects to other hosts
@@ -88,16 +92,22 @@ class SearxngProvider:
         return self._breaker.record(result)
 
     def _search_once(self, query: str, limit: int, call: Call) -> SearchResult:
+        url = f"{self.base_url}/search"
         try:
-            response = self.client.get(
-                f"{self.base_url}/search", params={"q": query, "format": "json"}
-            )
+            with self.client.stream("GET", url, params={"q": query, "format": "json"}) as response:
+                if response.status_code >= 400:
+                    return _status_result(response.status_code, self.base_url)
+                body = read_capped(response, self.max_bytes, call.deadline)
         except httpx.HTTPError as exc:
             outcome, reason = call.failure(exc)
             return SearchResult(outcome, detail=f"SearXNG {_FAILURES[outcome]}: {reason}")
-        if response.status_code >= 400:
-            return _status_result(response.status_code, self.base_url)
-        return _parse(response, limit)
+        if body is None:
+            detail = (
+                f"SearXNG answered with more than {self.max_bytes:,} bytes (SEARCH_MAX_BYTES); "
+                "the answer was refused unread"
+            )
+            return SearchResult(Outcome.BLOCKED, detail=detail)
+        return _parse(body, limit)
 
 
 _FAILURES = {
@@ -118,9 +128,9 @@ def _status_result(status: int, base_url: str) -> SearchResult:
     return SearchResult(outcome, detail=detail)
 
 
-def _parse(response: httpx.Response, limit: int) -> SearchResult:
+def _parse(body: bytes, limit: int) -> SearchResult:
     try:
-        payload = response.json()
+        payload = json.loads(body)
     except ValueError as exc:
         return SearchResult(Outcome.UNAVAILABLE, detail=f"SearXNG sent malformed JSON: {exc}")
     results = payload.get("results") if isinstance(payload, dict) else None

@@ -63,10 +63,8 @@ def test_the_stored_text_is_shown_as_text_even_when_it_holds_markup(install, ada
     run = install("en")
     store = store_for(run.run_id)
     src = store.read_model("round_3_notes.json", Notes).ok_sources()[0]
-    page = store.artifact_path(src.page)
-    page.write_text(
-        page.read_text(encoding="utf-8") + "\n<script>alert('x')</script><b>bold</b>\n",
-        encoding="utf-8",
+    store.write_text(
+        src.page, store.read_text(src.page) + "\n<script>alert('x')</script><b>bold</b>\n"
     )
     html = viewer(ada_client, run.run_id, src.source_id).content.decode()
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;" in html

@@ -356,3 +356,34 @@ def test_a_max_tokens_too_large_for_the_context_does_not_switch_the_model_to_oth
     body = llm_stub.requests[-1].body
     assert body["max_tokens"] == 100 and body["temperature"] == 0  # still asked its own way
     assert events(store, "llm_parameters") == []
+
+
+def test_an_answer_past_the_byte_cap_is_refused_unread_and_costs_its_answer_cap_not_millions(
+    llm_settings, store, ctx
+):
+    from tests.research.providers.servers import EndlessServer
+
+    endless = EndlessServer(prefix=b'{"choices": [{"message": {"content": "').start()
+    llm_settings.LLM_BASE_URL = endless.base + "/v1"
+    llm_settings.LLM_MAX_ANSWER_BYTES = 200_000
+    try:
+        result = llm(store, ctx).ask(pick(max_tokens=300))
+    finally:
+        endless.stop()
+
+    assert result.outcome is Outcome.BLOCKED
+    assert result.reason == (
+        "the answer was larger than 200,000 bytes (LLM_MAX_ANSWER_BYTES), so it was refused unread"
+    )
+    assert result.requests == 1, "a huge answer is not asked for again"
+    spent = store.index()["tokens"]["total"]
+    assert 300 < spent < 1_000, spent  # the prompt and the 300-token answer cap
+    assert endless.sent < 20_000_000
+
+
+def test_an_answer_without_usage_counts_at_most_its_answer_cap(llm_settings, llm_stub, store, ctx):
+    llm_stub.script(answer({**GOOD, "reasons": ["cheap " * 5000]}, usage=False))
+
+    result = llm(store, ctx).ask(pick(max_tokens=200))
+
+    assert result.usage.estimated and result.usage.completion == 200

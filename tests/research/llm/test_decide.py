@@ -299,8 +299,12 @@ def test_a_malformed_answer_leaves_every_cell_to_the_rules(
     assert fallback["task"] == "decide"
     assert fallback["fallback"] == "the rules' lean for these cells"
     assert len(llm_stub.requests) == 2  # the answer and its one repair
-    assert "The model gave no cell's lean in this run" in report
-    assert "LLM-assisted analysis (stub-model)" in report
+    # No answer of the model was used anywhere in the run: the report claims no help.
+    assert (
+        "· deterministic analysis: the model (stub-model) was configured, but none of its "
+        "answers was used ·"
+    ) in report
+    assert "LLM-assisted" not in report
 
 
 def test_with_the_budget_spent_the_rules_decide_and_the_run_says_where_it_stopped(
@@ -396,3 +400,42 @@ def test_a_chinese_run_explains_the_models_lean_in_chinese():
     assert cell.base == 66.6 and cell.model_base == 85.0
     assert cell.notes[0].startswith("倾向由模型给出，为 85.0，依据论断 k01：基础分 = 50")
     assert cell.notes[1] == "作为对照，仅按规则：没有来源表明立场，基础分取 50"
+
+
+def test_a_lean_that_goes_against_the_claims_it_cites_is_dropped_and_the_rules_decide(
+    deterministic, llm_settings, llm_stub: LLMStub, tmp_path
+):
+    def choose(cell: dict) -> dict | None:
+        key = (cell["option"], cell["dimension"])
+        if key == ("Quillsync", "maintenance"):
+            return {"base": 0, "claim_ids": ["k02"]}  # k02 praises it: a hostile answer
+        if key == ("Loamdb", "licence risk"):
+            return {"base": 90, "claim_ids": ["k03"]}  # k03 is against Loamdb
+        if key == ("Loamdb", "maintenance"):
+            return {"base": 55, "claim_ids": ["k05"]}  # about even: agrees with anything
+        return {"base": 5, "claim_ids": ["k01"]}  # k01 takes no side: any lean may stand
+
+    llm_stub.default = judge(choose)
+    store = make_store(tmp_path)
+    decision, _ = decided(store)
+    matrix = cells(decision)
+
+    against = {
+        ("Quillsync", "maintenance"): (
+            "its lean, 0, is against the option, but what it cites (k02) is for it"
+        ),
+        ("Loamdb", "licence risk"): (
+            "its lean, 90, is for the option, but what it cites (k03) is against it"
+        ),
+    }
+    for key, reason in against.items():
+        cell = matrix[key]
+        assert cell["model_base"] is None, key
+        assert cell["base"] == deterministic[key]["base"]
+        assert f"the model's judgement of this cell was not used ({reason})" in cell["notes"][1]
+    dropped = {
+        (e["option"], e["dimension"]): e["reason"] for e in events(store, "llm_judgement_dropped")
+    }
+    assert dropped == against
+    assert matrix[("Loamdb", "maintenance")]["model_base"] == 55
+    assert matrix[("Quillsync", "licence risk")]["model_base"] == 5

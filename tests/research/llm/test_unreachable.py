@@ -97,8 +97,28 @@ def test_a_model_asked_outside_a_run_times_out_plainly(llm_settings, llm_stub: L
 
 def test_the_decision_names_where_the_model_was_lost(llm_settings, store):
     store.update_analysis(mode="llm", model="stub-model", budget=15_000)
+    store.update_index(
+        lambda index: index["provider_outcomes"].update(
+            retrieve={"llm": {"OK": 1}}, filter={"llm": {"OK": 2, "TIMEOUT": 1}}
+        )
+    )
     store.mark_model_unreachable({"stage": "crosscheck", "outcome": "UNAVAILABLE", "reason": "x"})
     decision = with_analysis(Decision.model_construct(mode="deterministic"), store)
     assert (decision.mode, decision.model) == ("llm", "stub-model")
+    assert decision.model_stages == ["retrieve", "filter"]
     assert decision.model_unreachable_at == "crosscheck"
     assert decision.budget_exhausted_at is None
+
+
+def test_a_run_whose_model_gave_no_usable_answer_is_deterministic(llm_settings, store):
+    store.update_analysis(mode="llm", model="stub-model", budget=15_000)
+    store.update_index(
+        lambda index: index["provider_outcomes"].update(retrieve={"llm": {"RATE_LIMITED": 1}})
+    )
+    store.mark_model_unreachable({"stage": "retrieve", "outcome": "TIMEOUT", "reason": "x"})
+    decision = with_analysis(Decision.model_construct(mode="deterministic"), store)
+    assert (decision.mode, decision.model, decision.model_stages) == (
+        "deterministic",
+        "stub-model",
+        [],
+    )

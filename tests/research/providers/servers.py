@@ -228,3 +228,58 @@ def _builder(
         .not_valid_before(now - dt.timedelta(minutes=5))
         .not_valid_after(now + dt.timedelta(days=1))
     )
+
+
+@dataclass
+class EndlessServer:
+    """Answers every request with a body that never ends (chunked, as fast as the client
+    reads), counting the bytes it managed to send: a client that caps what it reads hangs
+    up after about its cap, one that reads whole never stops."""
+
+    content_type: str = "application/json"
+    prefix: bytes = b'{"results": ['
+    sent: int = 0
+
+    def __post_init__(self) -> None:
+        self._server = _Server(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,))
+        self._thread.daemon = True
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> EndlessServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _handler(self) -> type[socketserver.BaseRequestHandler]:
+        server = self
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self) -> None:
+                sock: socket.socket = self.request
+                try:
+                    if _read_request(sock) is None:
+                        return
+                    head = (
+                        f"HTTP/1.1 200 OK\r\nContent-Type: {server.content_type}\r\n"
+                        "Transfer-Encoding: chunked\r\n\r\n"
+                    )
+                    sock.sendall(head.encode("ascii") + _chunk(server.prefix))
+                    filler = _chunk(b'{"url": "https://example.org/x", "title": "x"},' * 1300)
+                    while True:
+                        sock.sendall(filler)
+                        server.sent += len(filler)
+                except OSError:
+                    pass  # the client hung up: that is the point
+
+        return Handler
+
+
+def _chunk(data: bytes) -> bytes:
+    return f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n"

@@ -534,3 +534,58 @@ def test_a_local_spec_takes_its_deadline_and_index_folder_from_the_settings(
     assert isinstance(built, LocalCorpus)
     assert built.deadline == 11.0
     assert built.index_path.parent == settings.LOCAL_INDEX_DIR
+
+
+# --- names that are not UTF-8 -------------------------------------------------------------
+
+
+def bad_name(folder: Path, name: bytes, text: str) -> None:
+    """A file whose name is these bytes, as a Windows share or an old archive leaves them."""
+    with open(os.path.join(os.fsencode(folder), name), "wb") as handle:
+        handle.write(text.encode("utf-8"))
+
+
+def test_a_file_whose_name_is_not_utf8_is_skipped_with_its_reason_and_the_rest_searched(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(tmp_path, "good.md", "# Good\n\nQuillnote is MIT licensed.\n")
+    bad_name(tmp_path, b"bad-\xff\xfe-name.md", "# Bad\n\nQuillnote is secretly GPL.\n")
+    os.mkdir(os.path.join(os.fsencode(tmp_path), b"old-\xe9t\xe9"))
+    bad_name(tmp_path, b"old-\xe9t\xe9/notes.md", "# Old\n\nQuillnote archive notes.\n")
+
+    result = LocalCorpus(tmp_path).search("Quillnote", 5)
+
+    assert result.outcome is Outcome.OK
+    assert [h.title for h in result.hits] == ["Good"]
+    assert "bad-\\xff\\xfe-name.md: the file name is not valid UTF-8" in caplog.text
+    assert "old-\\xe9t\\xe9: the folder name is not valid UTF-8" in caplog.text
+
+
+def test_refusals_are_logged_once_per_index_build_not_once_per_search(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(tmp_path, "good.md", "# Good\n\nQuillnote is MIT licensed.\n")
+    bad_name(tmp_path, b"bad-\xff.md", "Quillnote")
+    corpus = LocalCorpus(tmp_path)
+
+    for _ in range(3):
+        corpus.search("Quillnote", 5)
+    assert caplog.text.count("bad-\\xff.md") == 1
+
+    write(tmp_path, "new.md", "# New\n\nQuillnote 2.0 is out.\n")  # the index is built again
+    corpus.search("Quillnote", 5)
+    corpus.search("Quillnote", 5)
+    assert caplog.text.count("bad-\\xff.md") == 2
+
+
+def test_a_corpus_folder_whose_own_name_is_not_utf8_could_not_be_searched_and_says_why(
+    tmp_path: Path,
+) -> None:
+    folder = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"corpus-\xff")))
+    folder.mkdir()
+    write(folder, "note.md", "# Note\n\nQuillnote notes.\n")
+
+    result = LocalCorpus(folder).search("Quillnote", 5)
+
+    assert result.outcome is Outcome.UNAVAILABLE
+    assert "corpus-\\xff: the folder name is not valid UTF-8" in result.detail

@@ -273,6 +273,26 @@ def test_a_refused_connection_and_a_wrong_token_are_reported_as_such(configure, 
     assert kb.calls.search == []
 
 
+def test_a_server_whose_answer_never_ends_is_refused_at_the_cap(configure, settings):
+    from tests.research.providers.servers import EndlessServer
+
+    settings.SEARCH_MAX_BYTES = 100_000
+    endless = EndlessServer(prefix=b'{"jsonrpc": "2.0", "id": 0, "result": {"x": "').start()
+    configure({"namespace": "flood", "url": f"{endless.base}/mcp", "allowlist": ["search"]})
+    try:
+        started = time.monotonic()
+        result = build_provider("mcp:flood.search").search("Loamdb", 3)
+        took = time.monotonic() - started
+    finally:
+        mcp_client.close_all()
+        endless.stop()
+
+    assert result.outcome is Outcome.BLOCKED, result.detail
+    assert "answered with more than 100,000 bytes (SEARCH_MAX_BYTES); refused" in result.detail
+    assert took < settings.SEARCH_DEADLINE
+    assert endless.sent < 20_000_000
+
+
 def test_a_hanging_tool_and_a_mute_server_time_out_within_the_deadline(configure, settings):
     settings.SEARCH_DEADLINE = 3.0
     configure(

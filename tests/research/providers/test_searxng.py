@@ -13,7 +13,7 @@ import pytest
 from research.outcomes import Outcome
 from research.providers.search import SourceSpecError, build_provider
 from research.providers.search.searxng import SearxngProvider
-from tests.research.providers.servers import DripServer
+from tests.research.providers.servers import DripServer, EndlessServer
 from tests.testweb import TestWeb
 
 RESULTS = [
@@ -285,3 +285,37 @@ def test_a_searxng_spec_takes_its_deadline_and_allowed_networks_from_the_setting
 
     assert isinstance(built, SearxngProvider)
     assert (built.deadline, built.allowed_networks) == (9.0, settings.FETCH_ALLOWED_NETWORKS)
+
+
+def test_an_answer_larger_than_the_cap_is_refused_without_being_read_whole() -> None:
+    server = EndlessServer().start()
+    try:
+        started = time.monotonic()
+        result = provider(server.base, max_bytes=100_000, deadline=30.0).search("q", 5)
+        took = time.monotonic() - started
+    finally:
+        server.stop()
+
+    assert result.outcome is Outcome.BLOCKED
+    assert result.detail == (
+        "SearXNG answered with more than 100,000 bytes (SEARCH_MAX_BYTES); "
+        "the answer was refused unread"
+    )
+    assert took < 5, "it stopped reading at the cap, not at the deadline"
+    assert server.sent < 20_000_000
+
+
+def test_an_answer_announced_larger_than_the_cap_is_refused_before_its_body(
+    testweb: TestWeb,
+) -> None:
+    base = testweb.add_searxng(lambda q: RESULTS * 400)
+
+    result = provider(base, max_bytes=2048).search("Quillnote", 5)
+
+    assert result.outcome is Outcome.BLOCKED
+    assert "more than 2,048 bytes (SEARCH_MAX_BYTES)" in result.detail
+
+
+def test_the_answer_cap_comes_from_the_settings(settings) -> None:
+    settings.SEARCH_MAX_BYTES = 123_456
+    assert build_provider("searxng:http://127.0.0.1:8888").max_bytes == 123_456  # type: ignore[attr-defined]

@@ -146,3 +146,39 @@ def test_a_file_listed_but_gone_from_disk_is_not_found(ada_client, run):
     services.store_for(run.run_id).artifact_path("round_3_pages/s2.md").unlink()
     response = ada_client.get(f"/runs/{run.run_id}/artifacts/view/round_3_pages/s2.md")
     assert response.status_code == 404
+
+
+# --- damaged files ------------------------------------------------------------------------
+
+
+def test_a_damaged_page_is_flagged_in_the_listing_with_its_stage_to_rerun(ada_client, run):
+    services.mark_run(run.run_id, "done")
+    store = services.store_for(run.run_id)
+    store.artifact_path("round_3_pages/s1.md").write_text("# Quill", encoding="utf-8")
+
+    listing = ada_client.get(f"/runs/{run.run_id}/artifacts/").text
+    shown = ada_client.get(f"/runs/{run.run_id}/artifacts/view/round_3_pages/s1.md").text
+
+    assert "round_3_pages/s1.md is damaged:</strong> its contents no longer match" in listing
+    assert listing.count('<span class="pill st-failed">Damaged</span>') == 1
+    for html in (listing, shown):
+        assert '<input type="hidden" name="stage" value="deepread">' in html
+        assert "Re-run from deep-read" in html
+    assert "This file is damaged:</strong> its contents no longer match" in shown
+
+
+def test_a_corrupt_manifest_lists_what_can_be_shown_and_offers_to_rebuild_it(ada_client, run):
+    services.mark_run(run.run_id, "done")
+    store = services.store_for(run.run_id)
+    store.path.joinpath("index.json").write_text('{"stages": {"retrie', encoding="utf-8")
+
+    listing = ada_client.get(f"/runs/{run.run_id}/artifacts/")
+    manifest = ada_client.get(f"/runs/{run.run_id}/artifacts/view/index.json")
+    page = ada_client.get(f"/runs/{run.run_id}/artifacts/view/round_3_pages/s1.md")
+
+    assert listing.status_code == 200
+    assert "The manifest (index.json) is damaged:</strong> it is not valid JSON" in listing.text
+    assert f'action="/runs/{run.run_id}/repair/"' in listing.text
+    assert "/artifacts/view/log.jsonl" in listing.text
+    assert manifest.status_code == 200 and "{&quot;stages&quot;: {&quot;retrie" in manifest.text
+    assert page.status_code == 404

@@ -115,6 +115,27 @@ def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ad
     )
 
 
+def test_a_run_whose_files_are_gone_says_so_and_offers_no_rerun(ada, ada_client, started):
+    import shutil
+
+    run = make_run(ada)
+    mark(run, "retrieve", "done", {"candidates": 3})
+    mark(run, "filter", "running")
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    shutil.rmtree(services.store_for(run.run_id).path)
+    services.fail_lost_run(run.run_id, services.FOLDER_GONE)
+
+    response = ada_client.get(f"/runs/{run.run_id}/progress/")
+
+    banner = response.text.split('<ol class="stages">')[0]
+    assert "The run stopped at Filter." in banner
+    assert "Its files on the server are gone (deleted while the run was going?)" in banner
+    assert "Re-run" not in response.text
+    response = ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "filter"}, follow=True)
+    assert "files are gone from the server, so it cannot be re-run" in response.text
+    assert started == []
+
+
 def test_a_run_no_worker_has_taken_says_so(ada, ada_client):
     run = make_run(ada)
     Run.objects.filter(pk=run.pk).update(updated=run.created.replace(year=2020))
@@ -337,3 +358,56 @@ def test_a_stage_where_some_model_answers_went_unused_says_the_reader_stood_in(a
         "judgement stands for the other 1"
     ) in stage_block(response, "Filter")
     assert "The model" not in stage_block(response, "Retrieve")
+
+
+def test_repairing_a_run_whose_manifest_is_corrupt_rebuilds_it_and_goes_on(
+    ada_client, finished_run, started
+):
+    store = services.store_for(finished_run.run_id)
+    store.path.joinpath("index.json").write_text("{", encoding="utf-8")
+    store.artifact_path("round_5_decision.json").write_text("{}", encoding="utf-8")
+
+    response = ada_client.post(f"/runs/{finished_run.run_id}/repair/", follow=True)
+
+    assert (
+        "Verdict rebuilt the manifest from the files that are sound, up to cross-validate; "
+        "the run goes on from decide." in response.text
+    )
+    assert started == [(finished_run.run_id, "decide")]
+    stages = store.index()["stages"]
+    assert [stages[s]["status"] for s in stages] == ["done"] * 4 + ["pending"]
+    assert Run.objects.get(pk=finished_run.pk).status == "queued"
+
+
+def test_a_stage_whose_input_is_damaged_fails_saying_which_file_and_what_to_rerun(
+    ada_client, finished_run
+):
+    from research import pipeline
+    from research.store import ArtifactDamaged
+
+    store = services.store_for(finished_run.run_id)
+    path = store.artifact_path("round_4_crosscheck.json")
+    path.write_bytes(path.read_bytes()[:-10] + b"   \n}\n\n\n\n")
+
+    with pytest.raises(ArtifactDamaged):
+        pipeline.execute_stage(finished_run.run_id, "decide", force=True)
+
+    then = store.artifact_entry("round_4_crosscheck.json")["bytes"]
+    run = Run.objects.get(pk=finished_run.pk)
+    assert run.error == (
+        "decide: round_4_crosscheck.json is damaged: its contents no longer match the checksum "
+        f"recorded when it was written ({then:,} bytes then, {path.stat().st_size:,} bytes "
+        "now). Re-run from cross-validate to write it again."
+    )
+
+
+def test_a_run_whose_manifest_is_damaged_can_still_be_cancelled(ada, ada_client):
+    run = make_run(ada)
+    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    services.store_for(run.run_id).path.joinpath("index.json").write_text("{", encoding="utf-8")
+
+    response = ada_client.post(f"/runs/{run.run_id}/cancel/", follow=True)
+
+    assert response.status_code == 200
+    assert "The run was cancelled." in response.text
+    assert Run.objects.get(pk=run.pk).error == CANCELLED

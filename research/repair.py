@@ -1,0 +1,164 @@
+"""Putting a damaged run back on its feet from the files that are still sound.
+
+A damaged artifact (its sha256 no longer what the manifest recorded, or missing) is
+repaired by running the stage that wrote it again, and every later stage, since they were
+built on it (`from_damage`). A manifest that cannot be read at all is rebuilt
+(`rebuild_manifest`): the run's parameters come from its database row, and each stage, in
+order, counts as done while its outputs are on disk and parse; the first stage that fails
+that, and every later one, runs again. The unreadable manifest is kept beside it as
+`index.json.damaged`, and the decision log says what was rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from typing import Any
+
+from pydantic import ValidationError
+
+from research import pipeline, services
+from research.artifacts import STAGES
+from research.models import Run
+from research.names import PAGES_DIR, stage_label
+from research.store import (
+    INDEX,
+    ArtifactDamaged,
+    ManifestDamaged,
+    RunStore,
+    StoreError,
+    atomic_write,
+    dumps,
+    now_iso,
+)
+
+DAMAGED_COPY = f"{INDEX}.damaged"
+
+
+def manifest_damage(store: RunStore) -> ManifestDamaged | None:
+    try:
+        store.index()
+    except ManifestDamaged as exc:
+        return exc
+    return None
+
+
+def from_damage(store: RunStore) -> tuple[str, ArtifactDamaged] | None:
+    """The first stage with a damaged output and that damage, after resetting it and every
+    later stage to run again; None when every finished stage's files are sound."""
+    stages = store.index()["stages"]
+    for stage in pipeline.active_stages():
+        if stages[stage]["status"] not in pipeline.FINISHED:
+            return None
+        damage = pipeline.damaged_output(store, stage)
+        if damage is not None:
+            store.log("artifact_damaged", file=damage.name, stage=stage, problem=damage.problem)
+            pipeline.reset_from(store.run_id, stage)
+            return stage, damage
+    return None
+
+
+def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
+    """Write a new index.json from the run's row and its sound files; say what was done."""
+    run = Run.objects.filter(run_id=store.run_id).first()
+    if run is None:
+        raise StoreError(
+            f"{damage} No database row holds the run's parameters either, so it cannot be "
+            "rebuilt: ask the question again."
+        )
+    with contextlib.suppress(OSError):
+        os.replace(store.path / INDEX, store.path / DAMAGED_COPY)
+    index = _fresh_index(store, services.run_params(run))
+    sound = []
+    for stage in pipeline.active_stages():
+        files = _sound_outputs(store, stage)
+        if files is None:
+            break
+        sound.append(stage)
+        index["stages"][stage].update(status="done", finished=now_iso())
+        index["artifacts"] += files
+    index["artifacts"].sort(key=lambda entry: entry["name"])
+    atomic_write(store.path / INDEX, dumps(index))
+    store.log("manifest_rebuilt", problem=damage.problem, sound=sound, kept_as=DAMAGED_COPY)
+    for stage in STAGES:
+        pipeline.mark_stage(store, stage)  # the rows follow the new manifest
+    if len(sound) < len(pipeline.active_stages()):
+        Run.objects.filter(pk=run.pk).update(finished=None)
+    return _said(sound)
+
+
+def _fresh_index(store: RunStore, params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "run_id": store.run_id,
+        "created": now_iso(),
+        "params": params,
+        "stages": {
+            s: {"status": "pending", "started": None, "finished": None, "attempts": 0}
+            for s in STAGES
+        },
+        "artifacts": [],
+        "provider_outcomes": {},
+        "replans": [],
+        "tokens": {"total": 0},
+        "analysis": {"mode": "deterministic", "model": None},
+        "rebuilt": now_iso(),
+    }
+
+
+def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:
+    """The manifest entries of the stage's files when all are there and parse, else None."""
+    entries = []
+    for name, model in pipeline.REGISTRY[stage].outputs:
+        entry = _entry(store, name, model)
+        if entry is None:
+            return None
+        entries.append(entry)
+    if stage == "deepread":
+        pages = _pages(store)
+        if pages is None:
+            return None
+        entries += pages
+    return entries
+
+
+def _pages(store: RunStore) -> list[dict[str, Any]] | None:
+    """Every stored page the notes name, when all are there."""
+    from research.artifacts import Notes
+    from research.names import NOTES
+
+    try:
+        notes = Notes.model_validate_json(store.path.joinpath(NOTES).read_bytes())
+    except (OSError, ValidationError):
+        return None
+    entries = []
+    for source in notes.ok_sources():
+        if source.page:
+            if not source.page.startswith(f"{PAGES_DIR}/"):
+                return None
+            entry = _entry(store, source.page, None)
+            if entry is None:
+                return None
+            entries.append(entry)
+    return entries
+
+
+def _entry(store: RunStore, name: str, model) -> dict[str, Any] | None:
+    try:
+        data = store.artifact_path(name).read_bytes()  # the path is checked: no links
+        if model is not None:
+            model.model_validate_json(data)
+        else:
+            data.decode("utf-8")
+    except (OSError, StoreError, ValidationError, UnicodeDecodeError):
+        return None
+    return {"name": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _said(sound: list[str]) -> str:
+    if not sound:
+        return "rebuilt the manifest; no stage's output was sound, so the run starts over"
+    last = stage_label(sound[-1])
+    if len(sound) == len(pipeline.active_stages()):
+        return "rebuilt the manifest; every stage's output is sound"
+    return f"rebuilt the manifest from the files that are sound, up to {last}"
