@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -164,7 +163,7 @@ def test_a_run_whose_best_option_rests_on_one_site_says_so_instead_of_not_found(
     decision = store.read_json("round_5_decision.json")
     reason = "Loamdb has the highest weighted total, but all of it comes from one site."
     decision["recommendation"].update(option=None, single_site="loamdb.io", reasons=[reason])
-    store.path.joinpath("round_5_decision.json").write_text(json.dumps(decision))
+    store.write_json("round_5_decision.json", decision)  # through the store: its checksum
 
     response = ada_client.get(f"/runs/{finished_run.run_id}/")
 
