@@ -19,8 +19,7 @@ from research.artifacts import Crosscheck, Notes, Plan
 from research.models import Run
 from research.names import CROSSCHECK, NOTES, PLAN, REPORT, stage_label
 from research.selectors import run_for
-from research.services import store_for
-from research.store import ArtifactDamaged, ManifestDamaged, RunStore, StoreError
+from research.store import ArtifactDamaged, ManifestDamaged, RunStore, StoreError, store_for
 
 
 def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:

@@ -8,4 +8,3 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "research.settings")
 
 app = Celery("verdict")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["research"])

@@ -4,7 +4,7 @@ The worker runs stages in other processes (on other machines, past one): the MCP
 learns that a stage finished only through Redis, the broker both already share. Each
 change is one message on the run's channel, `verdict:runs:<run_id>`.
 
-research.pipeline publishes every stage status it records (queued, running, done,
+research.runs.manifest publishes every stage status it records (queued, running, done,
 failed ...) and the end of the run. Publishing never gets in a stage's way: with Redis
 down, the event is dropped and the publisher leaves that Redis alone for a few seconds.
 Events are level triggers ("this run changed, read it again"), so a dropped one costs a

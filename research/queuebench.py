@@ -32,9 +32,10 @@ from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 
-from research import services, tasks
+from research import services
 from research.celery import app as celery_app
 from research.models import Run
+from research.runs import tasks
 
 READY_TIMEOUT = 90.0
 

@@ -14,7 +14,8 @@ from django.utils.dateparse import parse_datetime
 from research.artifacts import STAGES
 from research.models import Run, StageRun
 from research.names import FINISHED, STAGE_LABELS, stage_label
-from research.store import StoreError
+from research.runs.rows import CANCELLED
+from research.store import StoreError, store_for
 
 __all__ = [
     "STAGE_LABELS",
@@ -120,6 +121,10 @@ def run_for(user, run_id: str) -> Run:
     return runs_for(user).get(run_id=run_id)
 
 
+def is_cancelled(run: Run) -> bool:
+    return run.status == Run.Status.FAILED and run.error == CANCELLED
+
+
 def run_stages(run: Run) -> list[StageView]:
     rows = {row.stage: row for row in run.stages.all()}
     if rows:
@@ -139,8 +144,6 @@ def run_verdict(run: Run) -> Verdict | None:
 def run_analysis(run: Run) -> Analysis:
     """The run's analysis mode, model and token use; deterministic when nothing says otherwise
     (older runs, or a manifest that cannot be read)."""
-    from research.services import store_for
-
     try:
         index = store_for(run.run_id).index()
     except (StoreError, OSError, ValueError):
@@ -207,8 +210,6 @@ def _from_row(row: StageRun) -> StageView:
 
 def _from_manifest(run: Run) -> list[StageView]:
     """For a run row rebuilt without stage rows: read the stages from its index.json."""
-    from research.services import store_for
-
     try:
         stages = store_for(run.run_id).index()["stages"]
     except (StoreError, OSError, KeyError, ValueError):

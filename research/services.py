@@ -1,7 +1,9 @@
-"""Writes: submitting a question, and the database rows that mirror a run's manifest.
+"""Writes: what the surfaces (web pages, CLI, MCP) ask of a run. Submitting a question,
+cancelling a run, re-running it from a stage, repairing it, resuming it.
 
-`submit_question` is the one way in for every surface (web form, CLI, MCP). The files are
-the source of truth for a run; its rows are a queryable copy of them.
+`submit_question` is the one way in for every surface: validate, create the run, and queue
+it once the transaction commits. The run engine (research.runs) does the rest; nothing in
+it imports this module.
 """
 
 from __future__ import annotations
@@ -11,17 +13,16 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from research import diskspace
 from research.artifacts import STAGES
-from research.models import Run, StageRun
+from research.models import Run
+from research.names import stage_label
 from research.questions import QuestionInvalid, clean_question
-from research.store import RunStore
+from research.runs import manifest, recovery, repair, rows, tasks
+from research.runs.registry import active_stages
+from research.store import RunStore, StoreError, now_iso, store_for
 
 __all__ = ["QuestionInvalid", "create_run", "submit_question"]
 
@@ -31,6 +32,10 @@ NOT_QUEUED = (
     "The run could not be handed to the workers: the task queue (Redis) did not answer. "
     "Start Verdict with `make run`, then re-run this question."
 )
+UNFINISHED = ("queued", "running")
+
+
+# --- a new run ------------------------------------------------------------------------------
 
 
 def submit_question(
@@ -77,70 +82,10 @@ def submit_question(
 
 def _enqueue(run_id: str) -> None:
     """Queue the first stage; a broker that is down fails the run visibly, not the request."""
-    from research import tasks  # tasks imports this module
-
     try:
-        tasks.start(run_id, STAGES[0])
+        queue_run(run_id, STAGES[0])
     except Exception:
         logger.exception("could not queue run %s", run_id)
-        mark_run(run_id, Run.Status.FAILED, STAGES[0], NOT_QUEUED)
-
-
-FOLDER_GONE = (
-    "its files on the server are gone (deleted while the run was going?), so it cannot go on. "
-    "Ask the question again."
-)
-FOLDER_UNFINISHED = (
-    "its files on the server were never completed (the server stopped while creating them), "
-    "so it cannot start. Ask the question again."
-)
-
-
-def fail_lost_run(run_id: str, reason: str) -> bool:
-    """Fail a run whose folder is gone or was never completed. Its manifest cannot record
-    anything, so the rows say why it stopped. Returns whether this call failed it (an
-    update gated on the run still being unfinished: of several callers, one does)."""
-    run = Run.objects.filter(run_id=run_id).first()
-    if run is None:
-        return False
-    stage = run.current_stage or STAGES[0]
-    failed = Run.objects.filter(
-        pk=run.pk, status__in=(Run.Status.QUEUED, Run.Status.RUNNING)
-    ).update(
-        status=Run.Status.FAILED,
-        current_stage=stage,
-        error=f"{stage}: {reason}",
-        finished=timezone.now(),
-        updated=timezone.now(),
-    )
-    if not failed:
-        return False
-    unfinished = StageRun.objects.filter(run=run).exclude(status__in=("done", "skipped"))
-    unfinished.filter(Q(stage=stage) | Q(status__in=("queued", "running"))).update(
-        status=StageRun.Status.FAILED, error=reason
-    )
-    return True
-
-
-def wait_for_space(run_id: str, stage: str) -> bool:
-    """Mark a run whose stage could not write for want of disk space as waiting for room, in
-    the database alone (its files cannot be written). Returns whether it was not already
-    waiting so, for a log line once rather than every pass."""
-    error = f"{stage}: {diskspace.reason(stage)}"
-    changed = (
-        Run.objects.filter(run_id=run_id, status__in=(Run.Status.QUEUED, Run.Status.RUNNING))
-        .exclude(error=error)
-        .update(status=Run.Status.QUEUED, current_stage=stage, error=error, updated=timezone.now())
-    )
-    StageRun.objects.filter(run__run_id=run_id, stage=stage).exclude(
-        status__in=("done", "skipped")
-    ).update(status=StageRun.Status.QUEUED, error=diskspace.reason(stage))
-    return bool(changed)
-
-
-def waiting_for_space(run_id: str) -> bool:
-    run = Run.objects.filter(run_id=run_id).only("error", "status").first()
-    return run is not None and run.status == Run.Status.QUEUED and diskspace.is_waiting(run.error)
 
 
 def create_run(
@@ -164,11 +109,9 @@ def create_run(
             sources=sources,
             limits=limits,
         )
-        StageRun.objects.bulk_create(
-            StageRun(run=run, stage=s, position=i) for i, s in enumerate(STAGES)
-        )
+        rows.add_stage_rows(run)
     try:
-        store_for(run.run_id).create(run_params(run), STAGES)
+        store_for(run.run_id).create(rows.run_params(run), STAGES)
     except OSError as exc:
         # No folder, no run: the row goes too, and the person is told why, in the form.
         run.delete()
@@ -184,61 +127,96 @@ def create_run(
     return run
 
 
-def run_params(run: Run) -> dict[str, Any]:
-    return {
-        "question": run.question,
-        "options": run.options,
-        "dimensions": run.dimensions,
-        "preset": run.preset,
-        "sources": run.sources,
-        "limits": run.limits,
-        "owner": run.owner.get_username() if run.owner else None,
-    }
+# --- handing a run to the workers -----------------------------------------------------------
 
 
-def store_for(run_id: str) -> RunStore:
-    return RunStore(settings.RUNS_DIR, run_id)
+def queue_run(run_id: str, stage: str) -> None:
+    """Hand the run to the workers at `stage`. When the broker does not answer, the run
+    fails with NOT_QUEUED and the error goes up."""
+    try:
+        tasks.start(run_id, stage)
+    except Exception:
+        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        raise
 
 
-def ensure_run_row(store: RunStore) -> Run:
-    """Rebuild the Run row from a run folder's manifest, for runs moved between machines."""
-    run = Run.objects.filter(run_id=store.run_id).first()
-    if run is not None:
-        return run
-    params = store.index()["params"]
-    run = Run.objects.create(
-        run_id=store.run_id,
-        question=params["question"],
-        options=params["options"],
-        dimensions=params["dimensions"],
-        preset=params.get("preset") or "",
-        sources=params["sources"],
-        limits=params.get("limits") or {},
-    )
-    StageRun.objects.bulk_create(
-        StageRun(run=run, stage=s, position=i) for i, s in enumerate(STAGES)
-    )
-    return run
+def resume_run(run_id: str, stage: str) -> str:
+    """Hand an unfinished run back to the workers from where it stopped, whatever state it
+    was left in, and say what was done (research.runs.recovery.resume). When the broker
+    does not answer, the run fails at `stage` with NOT_QUEUED and the error goes up."""
+    try:
+        return recovery.resume(run_id)
+    except Exception:
+        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        raise
 
 
-def sync_stage(run_id: str, stage: str, entry: dict[str, Any], **extra: Any) -> None:
-    """Copy one stage's manifest entry to its row, and the run's status to the Run row."""
-    fields = {
-        "status": entry["status"],
-        "attempts": entry.get("attempts", 0),
-        "started": _dt(entry.get("started")),
-        "finished": _dt(entry.get("finished")),
-        **extra,
-    }
-    StageRun.objects.filter(run__run_id=run_id, stage=stage).update(**fields)
+def prepare_resume(store: RunStore, from_stage: str | None = None) -> list[str]:
+    """Make a run folder ready to go on: a damaged manifest rebuilt, its database row
+    there, and `from_stage` (or the first stage with damaged output) and every later stage
+    set to run again. Says what was repaired; StoreError when the manifest cannot be."""
+    said = []
+    damage = repair.manifest_damage(store)
+    if damage is not None:
+        rebuilt = repair.rebuild_manifest(store, damage)
+        said.append(f"index.json is damaged: {damage.problem}. Verdict {rebuilt}.")
+    rows.ensure_run_row(store)
+    if from_stage:
+        manifest.reset_from(store.run_id, from_stage)
+    elif (found := repair.from_damage(store)) is not None:
+        stage, damaged = found
+        said.append(
+            f"{damaged.name} is damaged: {damaged.problem}. "
+            f"Running {stage_label(stage)} and every later stage again."
+        )
+    return said
 
 
-def mark_run(run_id: str, status: str, stage: str = "", error: str = "") -> None:
-    finished = timezone.now() if status in (Run.Status.DONE, Run.Status.FAILED) else None
-    Run.objects.filter(run_id=run_id).update(
-        status=status, current_stage=stage, error=error, finished=finished, updated=timezone.now()
-    )
+# --- the buttons of the run page ------------------------------------------------------------
 
 
-def _dt(value: str | None):
-    return parse_datetime(value) if value else None
+def cancel_run(run: Run, by: str = "") -> None:
+    """Mark the queued or running stage cancelled and the run stopped, in the manifest and
+    the database, and log it; later stages stay pending and earlier results stay on disk.
+    A worker mid-stage finishes that stage (its output stays valid) but queues nothing
+    after it, and a stage message still waiting is skipped when it arrives; a re-run
+    clears the mark."""
+    store = store_for(run.run_id)
+    try:
+        manifest.cancel(store, by)
+        stages = store.index()["stages"]
+        for stage, entry in stages.items():
+            if entry["status"] in UNFINISHED:
+                manifest.mark_stage(store, stage, status="cancelled", finished=now_iso(), error="")
+        store.log("run_cancelled", by=by, stage=run.current_stage)
+    except (StoreError, OSError) as exc:
+        # Its files cannot take the mark (damaged, gone, a full disk): the database says
+        # it, and nothing queues a stage of a failed run.
+        logger.warning("run %s cancelled in the database only: %s", run.run_id, exc)
+    rows.mark_run(run.run_id, Run.Status.FAILED, run.current_stage, rows.CANCELLED)
+
+
+def rerun_from(run: Run, stage: str) -> None:
+    """Run `stage` and every later one again; earlier stages keep their output. A damaged
+    manifest is rebuilt first, from the files still sound."""
+    store = store_for(run.run_id)
+    damage = repair.manifest_damage(store)
+    if damage is not None:
+        repair.rebuild_manifest(store, damage)
+    manifest.reset_from(run.run_id, stage)
+    rows.mark_run(run.run_id, Run.Status.QUEUED, stage)
+    tasks.start(run.run_id, stage)
+
+
+def repair_run(run: Run) -> str:
+    """Rebuild a damaged manifest, then carry on from the first stage whose output is not
+    sound; says what was done."""
+    store = store_for(run.run_id)
+    damage = repair.manifest_damage(store)
+    said = repair.rebuild_manifest(store, damage) if damage is not None else "the manifest is sound"
+    stage = manifest.first_unfinished(run.run_id)
+    if stage is None:
+        manifest.finish_run(run.run_id, active_stages()[-1])
+        return f"Verdict {said}."
+    rerun_from(run, stage)
+    return f"Verdict {said}; the run goes on from {stage_label(stage)}."

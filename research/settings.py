@@ -274,15 +274,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# What a worker loads at start: the stage tasks, and its own signals (resuming orphaned runs,
+# the recovery loop).
+CELERY_IMPORTS = ("research.runs.tasks", "research.runs.worker")
 # Longer than the longest stage, so Redis does not redeliver a task that is still running.
 STAGE_TIME_LIMIT = env_int("STAGE_TIME_LIMIT", 1800, minimum=10)
 # Seconds past STAGE_TIME_LIMIT before a stage that did not stop at its soft limit is killed.
 STAGE_TIME_GRACE = env_int("STAGE_TIME_GRACE", 60, minimum=1)
 # Seconds a stage may go without progress (a running stage's heartbeat, written every
-# STAGE_LEASE / 3 s, or the moment it was queued) before a worker's supervisor re-queues it.
+# STAGE_LEASE / 3 s, or the moment it was queued) before a worker's recovery loop re-queues it.
 STAGE_LEASE = env_float("STAGE_LEASE", 30.0, minimum=1.0)
 # First come, first served: a run's next stage goes ahead of the stages of runs that have
-# not got as far (research.tasks.STAGE_PRIORITY), so queued runs finish one after another
+# not got as far (research.runs.tasks.STAGE_PRIORITY), so queued runs finish one after another
 # instead of advancing in lockstep. kombu's Redis transport keeps one list per priority step
 # and takes from the lowest step first; a step for every priority keeps stages apart. The
 # default steps (0, 3, 6, 9) are among these, so messages queued before stay readable.

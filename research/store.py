@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from django.conf import settings
 from pydantic import BaseModel, ValidationError
 
 from research.names import artifact_stage, stage_label
@@ -499,6 +500,11 @@ class RunStore:
                 if time.monotonic() >= deadline:
                     raise RunLocked(f"run {self.run_id} is being worked on") from None
                 time.sleep(0.05)
+
+
+def store_for(run_id: str) -> RunStore:
+    """The store of run `run_id`, in the configured runs folder (RUNS_DIR)."""
+    return RunStore(settings.RUNS_DIR, run_id)
 
 
 def _digest(data: bytes) -> str:

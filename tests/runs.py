@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.models import Run
-from research.store import RunStore
+from research.runs import execute, manifest, registry
+from research.store import RunStore, store_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS_EN = FIXTURES / "corpus" / "notes_en"
@@ -27,10 +28,10 @@ def run_question(
         sources=sources,
         limits={},
     )
-    stage: str | None = pipeline.active_stages()[0]
+    stage: str | None = registry.active_stages()[0]
     while stage is not None:
-        pipeline.execute_stage(run.run_id, stage)
-        last, stage = stage, pipeline.next_stage(stage)
-    pipeline.finish_run(run.run_id, last)
+        execute.execute_stage(run.run_id, stage)
+        last, stage = stage, registry.next_stage(stage)
+    manifest.finish_run(run.run_id, last)
     run.refresh_from_db()
-    return run, services.store_for(run.run_id)
+    return run, store_for(run.run_id)

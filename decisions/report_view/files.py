@@ -16,8 +16,8 @@ from decisions.decide import verify_quotes
 from decisions.scoring import source_infos, standing
 from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN
+from research.runs.runners.common import stored_pages
 from research.stages.context import StageContext
-from research.steps import stored_pages
 from research.store import RunStore
 
 REPORT_FILES = (PLAN, FILTERED, NOTES, CROSSCHECK, DECISION)

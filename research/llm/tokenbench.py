@@ -26,11 +26,13 @@ from typing import Any
 from django.conf import settings
 from django.test import override_settings
 
-from research import pipeline, services
 from research.artifacts import STAGES
 from research.llm.stub import LLMStub, Reply, schema_answer
 from research.names import CANDIDATES, CROSSCHECK, FILTERED, NOTES, stage_label
-from research.store import RunStore
+from research.runs import flow
+from research.runs.execute import execute_stage
+from research.runs.manifest import first_unfinished
+from research.store import RunStore, store_for
 
 TARGET = 12_000
 LIMITS = ("MAX_CANDIDATES", "MAX_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS")
@@ -123,18 +125,17 @@ def run_all_stages(run_id: str, stub: LLMStub) -> dict[str, int]:
     """Every stage in order, as the worker chain runs them, without Celery. Returns each
     stage's answer caps: the max_tokens of the requests the stub had while it ran."""
     caps: dict[str, int] = {}
-    stage: str | None = pipeline.first_unfinished(run_id)
+    stage: str | None = first_unfinished(run_id)
     while stage is not None:
         before = len(stub.requests)
-        pipeline.execute_stage(run_id, stage)
+        execute_stage(run_id, stage)
         caps[stage] = sum(r.body.get("max_tokens") or 0 for r in stub.requests[before:])
-        stage = pipeline.next_stage(stage)
-    pipeline.finish_run(run_id, STAGES[-1])
+        stage = flow.hand_over(run_id, stage).next
     return caps
 
 
 def measure(label: str, run_id: str, stub: LLMStub, caps: dict[str, int]) -> RunTokens:
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     index = store.index()
     tokens = index.get("tokens") or {}
     by_stage = {s: StageTokens(s) for s in STAGES}

@@ -25,11 +25,12 @@ from mcp_types import (
     ResourceTemplateReference,
 )
 
-from research import selectors, services
+from research import selectors
 from research.artifacts import Notes
 from research.mcp.common import ARTIFACTS, PAGE_TEMPLATE, artifact_uri, owned_run
 from research.mcp.prompts import PROMPTS
 from research.names import NOTES
+from research.store import store_for
 
 MAX_VALUES = 100  # the most values one completion may carry (the MCP specification)
 NOTHING = Completion(values=[], total=0, has_more=False)
@@ -103,7 +104,7 @@ def source_ids(user, run_id: str, typed: str) -> Completion:
         owned_run(user, run_id)
     except LookupError:
         return NOTHING
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     if not store.is_valid(NOTES, Notes):
         return NOTHING
     notes = store.read_model(NOTES, Notes)

@@ -50,7 +50,7 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
-from research import events, selectors, services
+from research import events, selectors
 from research.artifacts import STAGES
 from research.events import RunEvent
 from research.mcp.common import (
@@ -66,7 +66,7 @@ from research.mcp.common import (
 from research.mcp.tools import ASSESS, FETCH, FILTER, KEY_POINTS, SEARCH
 from research.names import FINISHED, artifact_stage, stage_label
 from research.outcomes import Outcome
-from research.store import INDEX
+from research.store import INDEX, store_for
 
 # The stage tools each stage shows; every other tool is a run-level tool, always shown.
 STAGE_TOOLS: dict[str, frozenset[str]] = {
@@ -219,7 +219,7 @@ def changed_uris(event: RunEvent) -> list[str]:
     """The resources a run event changed. Synchronous: reads the run's manifest."""
     uris = [RUNS_URI, artifact_uri(event.run_id, INDEX)]
     if event.stage is not None and event.status in FINISHED:
-        names = services.store_for(event.run_id).artifact_names()
+        names = store_for(event.run_id).artifact_names()
         uris += [artifact_uri(event.run_id, n) for n in names if artifact_stage(n) == event.stage]
     return uris
 

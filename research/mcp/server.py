@@ -68,7 +68,7 @@ from research.names import (
     stage_label,
 )
 from research.outcomes import Outcome
-from research.store import INDEX, LOG, ArtifactDamaged, StoreError
+from research.store import INDEX, LOG, ArtifactDamaged, StoreError, store_for
 
 INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
@@ -170,7 +170,7 @@ def build_server(user) -> MCPServer:
         (-32602, invalid params), so a foreign run and a bad name look alike."""
         try:
             owned_run(user, run_id)
-            return services.store_for(run_id).read_text(name)
+            return store_for(run_id).read_text(name)
         except LookupError as exc:
             raise ResourceNotFoundError(str(exc)) from None
         except ArtifactDamaged as exc:
@@ -339,7 +339,7 @@ def build_server(user) -> MCPServer:
         except LookupError as exc:
             return failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
         try:
-            text = services.store_for(run_id).read_text(REPORT)
+            text = store_for(run_id).read_text(REPORT)
         except ArtifactDamaged as exc:
             return failed(Report(status=DAMAGED, run_id=run_id, message=str(exc)), str(exc))
         except FileNotFoundError:
@@ -373,7 +373,7 @@ def build_server(user) -> MCPServer:
                     f"not an artifact name: {name!r}; choose one of {', '.join(ARTIFACTS)}, "
                     f"{LOG} or {PAGES_DIR}/<source_id>.md"
                 )
-            text = services.store_for(run_id).read_text(name)
+            text = store_for(run_id).read_text(name)
         except LookupError as exc:
             result = Dataset(status=Outcome.NO_HIT, run_id=run_id, name=name, message=str(exc))
             return failed(result, str(exc))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -29,15 +30,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
-from decisions.decide import decide, verify_quotes
-from research import services
 from research.artifacts import (
     Assessment,
     Candidate,
     Candidates,
     Crosscheck,
     Decision,
-    Filtered,
     Limits,
     Notes,
     Plan,
@@ -58,7 +56,6 @@ from research.names import (
     CANDIDATES,
     CROSSCHECK,
     DECISION,
-    FILTERED,
     FINISHED,
     NOTES,
     PLAN,
@@ -69,6 +66,7 @@ from research.outcomes import Outcome
 from research.providers.extract import extract_page
 from research.providers.fetch import HttpFetcher
 from research.providers.search import SourceSpecError, build_provider
+from research.runs.runners.decide import decide_from_files
 from research.selectors import run_stages
 from research.sources import SourceChoice, UnknownSource, configured_sources
 from research.stages.context import StageContext
@@ -77,7 +75,7 @@ from research.stages.keypoints import key_points
 from research.stages.plan import PlanError, build_plan
 from research.stages.text import discover_aliases
 from research.stages.urls import canonical_url, source_id
-from research.steps import stored_pages
+from research.store import store_for
 
 MAX_RESULTS = 10  # one search answers with at most this many results
 MAX_CANDIDATES = 50  # candidates one chunk_filter_candidates call judges
@@ -356,7 +354,7 @@ def filter_run(user, run_id: str, max_kept: int | None) -> FilterResult | CallTo
         return failed(
             FilterResult(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc)
         )
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     if not (store.is_valid(PLAN, Plan) and store.is_valid(CANDIDATES, Candidates)):
         message = (
             f"Run {run_id} has no candidates yet: they are written when its retrieve stage "
@@ -508,7 +506,7 @@ def key_points_of_source(user, run_id: str, source: str) -> KeyPoints | CallTool
         return failed(result, str(exc))
     if not valid_source_id(source):
         return _invalid(result, f"not a source id: {source!r}")
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     if not store.is_valid(NOTES, Notes):
         result.status = NOT_READY
         result.message = (
@@ -578,7 +576,7 @@ def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallTool
         )
     statuses = {view.stage: view.status for view in run_stages(run)}
     current = current_stage(run)
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     if statuses.get("crosscheck") not in FINISHED or not store.is_valid(CROSSCHECK, Crosscheck):
         message = (
             f"Run {run_id} is not cross-validated yet (it is at the {stage_label(current)} "
@@ -616,36 +614,8 @@ def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallTool
 
 def _decision(store, reporter: Reporter) -> Decision:
     """What the decide stage would conclude from the run's artifacts, written nowhere."""
-    plan = store.read_model(PLAN, Plan)
-    notes = store.read_model(NOTES, Notes)
-    crosscheck = store.read_model(CROSSCHECK, Crosscheck)
-    reporter.step(
-        f"read the plan, {len(notes.sources)} sources' notes and {len(crosscheck.claims)} claims",
-        total=ASSESS_STEPS,
-    )
-    ctx = StageContext()
-    verified = verify_quotes(crosscheck, stored_pages(store, notes), ctx)
-    reporter.step(
-        f"checked {verified.checked} quotes against the stored pages: "
-        f"{verified.checked - verified.dropped} found",
-        total=ASSESS_STEPS,
-    )
-    decision = decide(
-        plan,
-        notes,
-        store.read_model(CANDIDATES, Candidates),
-        verified,
-        settings.CONFIDENCE_THRESHOLD,
-        ctx,
-        filtered=store.read_model(FILTERED, Filtered),
-    )
-    chosen = decision.recommendation.option
-    reporter.step(
-        f"scored {len(decision.ranking)} options: "
-        + (f"recommends {chosen}" if chosen else "no recommendation"),
-        total=ASSESS_STEPS,
-    )
-    return decision
+    say = partial(reporter.step, total=ASSESS_STEPS)
+    return decide_from_files(store, StageContext(), say=say).decision
 
 
 def _invalid(model: Any, message: str) -> CallToolResult:

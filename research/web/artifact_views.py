@@ -8,8 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from research import services
-from research.store import LOG, ManifestDamaged, RunStore
+from research.store import LOG, ManifestDamaged, RunStore, store_for
 from research.web import files
 from research.web.run_views import LIVE, owned_run
 
@@ -17,7 +16,7 @@ from research.web.run_views import LIVE, owned_run
 @login_required
 def artifacts(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     context = {"run": run, "groups": files.Groups([], [], []), "live": run.status in LIVE}
     if store.exists():
         try:
@@ -34,7 +33,7 @@ def artifacts(request: HttpRequest, run_id: str) -> HttpResponse:
 @login_required
 def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
     run = owned_run(request, run_id)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     found, path = _find(store, name)
     context = {
         "run": run,
@@ -53,7 +52,7 @@ def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
 @login_required
 def download(request: HttpRequest, run_id: str, name: str) -> FileResponse:
     run = owned_run(request, run_id)
-    found, path = _find(services.store_for(run.run_id), name)
+    found, path = _find(store_for(run.run_id), name)
     return FileResponse(
         path.open("rb"),
         as_attachment=True,

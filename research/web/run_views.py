@@ -19,8 +19,8 @@ from research.models import Run
 from research.names import FINISHED, PLAN, stage_label
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
-from research.store import StoreError
-from research.web import actions, present
+from research.store import StoreError, store_for
+from research.web import present
 from research.web.verdicts import verdict_for
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
@@ -84,7 +84,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
 def _plan(run: Run) -> dict[str, Any]:
     """The plan the first stage made (options read from the question), once it exists."""
     try:
-        plan = services.store_for(run.run_id).read_json(PLAN)
+        plan = store_for(run.run_id).read_json(PLAN)
     except (OSError, StoreError, ValueError):
         return {}
     return plan if isinstance(plan, dict) else {}
@@ -103,7 +103,7 @@ def progress(request: HttpRequest, run_id: str) -> HttpResponse:
 def cancel(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
-        actions.cancel_run(run)
+        services.cancel_run(run)
         messages.success(request, "The run was cancelled. You can re-run it from any stage.")
     else:
         messages.info(request, "The run had already stopped; nothing was cancelled.")
@@ -117,7 +117,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
         messages.error(request, "Choose a stage to re-run from.")
-    elif not services.store_for(run.run_id).exists():
+    elif not store_for(run.run_id).exists():
         messages.error(request, NO_FILES)
     elif run.status in LIVE:
         messages.error(request, "The run is still going. Cancel it before re-running a stage.")
@@ -130,7 +130,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
         )
     else:
         try:
-            actions.rerun_from(run, stage)
+            services.rerun_from(run, stage)
         except StoreError as exc:
             messages.error(request, str(exc))
         else:
@@ -144,11 +144,11 @@ def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
         messages.error(request, "The run is still going. Cancel it before repairing it.")
-    elif not services.store_for(run.run_id).exists():
+    elif not store_for(run.run_id).exists():
         messages.error(request, NO_FILES)
     else:
         try:
-            messages.success(request, actions.repair_run(run))
+            messages.success(request, services.repair_run(run))
         except StoreError as exc:
             messages.error(request, str(exc))
     return redirect("web:run", run_id=run.run_id)
@@ -241,13 +241,13 @@ def _dimension_shares(dimensions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def run_state(run: Run) -> str:
-    return "cancelled" if actions.is_cancelled(run) else str(run.status)
+    return "cancelled" if selectors.is_cancelled(run) else str(run.status)
 
 
 def stage_rows(run: Run) -> list[StageRow]:
     live = run.status in LIVE
     # A run whose files are gone cannot run any stage again.
-    rows, ready = [], not live and services.store_for(run.run_id).exists()
+    rows, ready = [], not live and store_for(run.run_id).exists()
     for number, view in enumerate(selectors.run_stages(run), 1):
         rows.append(_row(view, number, live, ready))
         # A stage can run again only once every stage before it has its output.

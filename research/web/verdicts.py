@@ -6,10 +6,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from research import services
 from research.models import Run
 from research.names import DECISION
-from research.store import StoreError
+from research.store import StoreError, store_for
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ def verdict_for(run: Run) -> Verdict | None:
     if run.status != Run.Status.DONE:
         return None
     try:
-        data = services.store_for(run.run_id).read_json(DECISION)
+        data = store_for(run.run_id).read_json(DECISION)
         return Verdict(
             option=data["recommendation"]["option"],
             confidence=float(data["assessment"]["confidence"]),

@@ -11,7 +11,7 @@ from decisions.i18n import HEADINGS
 from decisions.quality import report_quotes
 from decisions.report import SECTIONS, ReportIncomplete, validate
 from research.artifacts import Notes
-from research.steps import stored_pages
+from research.runs.runners.common import stored_pages
 from tests.runs import CORPUS_EN, CORPUS_ZH, run_question
 
 pytestmark = pytest.mark.django_db

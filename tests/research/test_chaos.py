@@ -1,7 +1,7 @@
 """Chaos: a real worker killed with SIGKILL at many points of a run, then restarted.
 
 Each run is armed with one point (a file named by VERDICT_PAUSE_FILE, read by
-research.pipeline.pause_point): the worker stops there, the test kills it with SIGKILL,
+research.execute.pause_point): the worker stops there, the test kills it with SIGKILL,
 starts a fresh worker and times how long the run takes to finish. Every run must finish
 within seconds of the restart, with the same artifacts as a clean run and each stage
 finished once in its log.
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from research import services, tasks
-from research.store import RunStore
+from research.runs import tasks
+from research.store import RunStore, store_for
 from tests.processes import Workers, wait_until
 from tests.research.test_worker import assert_artifacts_intact, new_run, serve_pages
 
@@ -144,7 +144,7 @@ def test_a_worker_killed_anywhere_in_a_run_costs_seconds_and_changes_nothing(
     clean = new_run(base)
     tasks.start(clean.run_id)
     wait_done(clean, 90)
-    reference = services.store_for(clean.run_id)
+    reference = store_for(clean.run_id)
     expected_files, expected_log = artifact_digests(reference), decisions(reference)
 
     figures = []
@@ -158,7 +158,7 @@ def test_a_worker_killed_anywhere_in_a_run_costs_seconds_and_changes_nothing(
         worker = workers.start(**env)
         figures.append((point, *wait_recovered(workers, worker, run, 60)))
 
-        store = services.store_for(run.run_id)
+        store = store_for(run.run_id)
         assert artifact_digests(store) == expected_files, point
         assert decisions(store) == expected_log, point
         for stage in store.index()["stages"]:

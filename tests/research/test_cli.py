@@ -14,9 +14,10 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from research import services, tasks
 from research.celery import app as celery_app
 from research.models import Run
+from research.runs import tasks
+from research.store import store_for
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "notes_en"
 LOCAL = f"local:{CORPUS}"
@@ -37,7 +38,7 @@ def run_id_of(output: str) -> str:
 
 
 def attempts(run_id: str) -> dict[str, int]:
-    stages = services.store_for(run_id).index()["stages"]
+    stages = store_for(run_id).index()["stages"]
     return {s: e["attempts"] for s, e in stages.items()}
 
 
@@ -86,7 +87,7 @@ def test_a_full_run_prints_its_folder_progress_and_verdict_and_writes_the_report
     assert re.search(r"^(Provisional r|R)ecommendation: \w+", output, re.MULTILINE)
     assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
     report = out_file.read_text(encoding="utf-8")
-    stored = services.store_for(run_id)
+    stored = store_for(run_id)
     # The copy's links to stored extracts work from anywhere on this machine.
     assert "](round_3_pages/" not in report
     for target in re.findall(r"\]\((file://[^)]+)\)", report):
@@ -110,7 +111,7 @@ def test_a_best_option_on_one_site_is_named_with_its_site_instead_of_a_recommend
     settings.MAX_PAGES = 3  # with three pages read, the best option rests on its own site
     weights = ["licence risk:0.4", "maintenance activity:0.35", "customisation cost:0.25"]
     output = research(QUESTION, "--source", LOCAL, *(f"--dimension={w}" for w in weights))
-    decision = services.store_for(run_id_of(output)).read_json("round_5_decision.json")
+    decision = store_for(run_id_of(output)).read_json("round_5_decision.json")
     site = decision["recommendation"]["single_site"]
     assert site and decision["recommendation"]["option"] is None
     best = decision["ranking"][0]["option"]
@@ -285,7 +286,7 @@ def test_resuming_from_decide_reruns_only_decide(finished):
 
 
 def first_page(run_id: str) -> tuple[str, bytes]:
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     notes = store.read_json("round_3_notes.json")
     page = next(s["page"] for s in notes["sources"] if s.get("page"))
     return page, store.artifact_path(page).read_bytes()
@@ -293,7 +294,7 @@ def first_page(run_id: str) -> tuple[str, bytes]:
 
 @pytest.mark.django_db
 def test_resume_repairs_a_truncated_stored_page_from_deep_read_on(finished):
-    store = services.store_for(finished)
+    store = store_for(finished)
     page, whole = first_page(finished)
     store.artifact_path(page).write_bytes(whole[:50])
 
@@ -314,7 +315,7 @@ def test_resume_repairs_a_truncated_stored_page_from_deep_read_on(finished):
 
 @pytest.mark.django_db
 def test_resume_rebuilds_a_corrupt_manifest_and_reruns_from_the_first_unsound_stage(finished):
-    store = services.store_for(finished)
+    store = store_for(finished)
     store.path.joinpath("index.json").write_text('{"run_id": "x", "stag', encoding="utf-8")
     store.artifact_path("round_4_crosscheck.json").write_text('{"claims": [', encoding="utf-8")
 
@@ -353,7 +354,7 @@ def test_a_queued_run_completes_through_the_stage_tasks(eager_celery, admin_user
     assert run.status == Run.Status.DONE
     assert set(run.stages.values_list("status", flat=True)) == {"done"}
     assert attempts(run_id) == dict.fromkeys(attempts(run_id), 1)
-    assert services.store_for(run_id).is_valid("report.md")
+    assert store_for(run_id).is_valid("report.md")
 
 
 @pytest.mark.django_db
@@ -367,7 +368,7 @@ def test_a_queued_run_with_out_waits_for_the_workers_and_writes_the_report(
     assert f"Report written to {out_file}" in output
     copy = out_file.read_text(encoding="utf-8")
     assert "](round_3_pages/" not in copy
-    assert copy.splitlines()[0] == services.store_for(run_id).read_text("report.md").splitlines()[0]
+    assert copy.splitlines()[0] == store_for(run_id).read_text("report.md").splitlines()[0]
 
 
 @pytest.mark.django_db
@@ -379,7 +380,7 @@ def test_a_queued_run_that_outlasts_the_wait_says_where_its_report_will_be(
     with pytest.raises(CommandError) as caught:
         research(QUESTION, "--source", LOCAL, "--queue", "--out", str(out_file), "--wait", "0.3")
     run = Run.objects.get()
-    report = services.store_for(run.run_id).artifact_path("report.md")
+    report = store_for(run.run_id).artifact_path("report.md")
     assert str(caught.value) == (
         "the run is still going after 0s, so no report was written to the --out file; the "
         f"workers carry on, and the report will be at {report}"
@@ -424,7 +425,7 @@ def test_a_run_whose_every_source_is_unreachable_writes_its_report_then_exits_no
     assert "no source could be reached (every search failed)" in str(caught.value)
     assert "No recommendation" in out.getvalue()
     run_id = run_id_of(out.getvalue())
-    assert out_file.read_text(encoding="utf-8") == services.store_for(run_id).read_text("report.md")
+    assert out_file.read_text(encoding="utf-8") == store_for(run_id).read_text("report.md")
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
 """A run whose providers all hang ends soon, with TIMEOUT outcomes and no recommendation.
 
-Whole runs in-process (research.pipeline), against servers on 127.0.0.1 that drip-feed
+Whole runs in-process (research.runs), against servers on 127.0.0.1 that drip-feed
 their answers a byte at a time: fast enough that no read timeout ever fires, so only the
 total deadline of each provider call can end them. Times are compared with the deadline,
 never with the wall clock.
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from research import services
 from research.outcomes import Outcome
+from research.store import store_for
 from tests.research.providers.servers import DripServer, response
 from tests.research.test_pipeline import drive, new_run
 from tests.testweb import TestWeb
@@ -71,7 +71,7 @@ def run_to_the_end(sources: list[str]) -> tuple[str, float]:
 
 
 def assert_no_recommendation(run_id: str) -> None:
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     decision = store.read_json("round_5_decision.json")
     assert decision["recommendation"]["option"] is None
     assert "No recommendation" in store.read_text("report.md")
@@ -82,7 +82,7 @@ def test_a_run_whose_searches_all_hang_ends_soon_without_a_recommendation(
 ) -> None:
     run_id, elapsed = run_to_the_end([f"searxng:{hanging.base}"])
 
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     calls = store.read_json("round_1_candidates.json")["provider_calls"]
     assert calls and {c["outcome"] for c in calls} == {Outcome.TIMEOUT.value}
     assert store.index()["replans"]  # the broader search hung too
@@ -98,7 +98,7 @@ def test_a_run_whose_pages_all_hang_ends_soon_without_a_recommendation(
 
     run_id, elapsed = run_to_the_end([f"searxng:{hanging.base}", f"searxng:{answering}"])
 
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     outcomes = store.index()["provider_outcomes"]
     assert set(outcomes["retrieve"][f"searxng:{hanging.base}"]) == {Outcome.TIMEOUT.value}
     assert set(outcomes["retrieve"][f"searxng:{answering}"]) == {Outcome.OK.value}

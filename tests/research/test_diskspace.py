@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from research import diskspace, pipeline, recovery, services, store, tasks
+from research import diskspace, services, store
 from research.artifacts import STAGES
 from research.models import Run
-from research.store import RunStore
+from research.runs import broker, execute, loop, registry, rows, tasks
+from research.store import RunStore, store_for
 from tests.processes import wait_until
 
 
@@ -95,7 +96,7 @@ def test_a_stage_that_cannot_write_leaves_its_run_waiting_for_space_in_the_datab
     disk.full = True
 
     with pytest.raises(diskspace.DiskFull):
-        pipeline.execute_stage(run.run_id, "retrieve")
+        execute.execute_stage(run.run_id, "retrieve")
 
     run.refresh_from_db()
     assert run.status == "queued"
@@ -108,7 +109,7 @@ def test_a_stage_that_runs_out_of_space_part_way_goes_back_to_queued_to_be_sent_
     disk, monkeypatch
 ):
     run = new_run()
-    spec = pipeline.REGISTRY["retrieve"]
+    spec = registry.REGISTRY["retrieve"]
 
     def fills_the_disk(run_store, ctx):
         disk.full = True  # a later write of the manifest has no room either
@@ -116,13 +117,13 @@ def test_a_stage_that_runs_out_of_space_part_way_goes_back_to_queued_to_be_sent_
 
     monkeypatch.setattr(spec, "run", fills_the_disk)
     with pytest.raises(diskspace.DiskFull):
-        pipeline.execute_stage(run.run_id, "retrieve")
+        execute.execute_stage(run.run_id, "retrieve")
 
-    assert services.waiting_for_space(run.run_id)
+    assert rows.waiting_for_space(run.run_id)
     # The manifest could not record it: the stage still reads as running there, and the
     # supervisor takes it back without counting a lost worker.
     disk.full = False
-    assert services.store_for(run.run_id).index()["stages"]["retrieve"]["status"] == "running"
+    assert store_for(run.run_id).index()["stages"]["retrieve"]["status"] == "running"
 
 
 @pytest.mark.django_db
@@ -131,9 +132,9 @@ def test_the_supervisor_says_once_that_a_run_waits_for_space_and_sends_it_when_t
 ):
     sent = []
     monkeypatch.setattr(tasks.STAGE_TASKS["filter"], "delay", lambda run_id: sent.append(run_id))
-    monkeypatch.setattr(recovery, "waiting_messages", lambda lease=None: set())
+    monkeypatch.setattr(broker, "waiting_messages", lambda lease=None: set())
     run = new_run()
-    run_store = services.store_for(run.run_id)
+    run_store = store_for(run.run_id)
     old = (datetime.now(UTC) - timedelta(seconds=120)).isoformat()
     run_store.update_index(
         lambda index: (
@@ -146,7 +147,7 @@ def test_the_supervisor_says_once_that_a_run_waits_for_space_and_sends_it_when_t
 
     with caplog.at_level(logging.INFO):
         for _ in range(3):
-            assert recovery.supervise(30.0) == []
+            assert loop.recovery_pass(30.0) == []
 
     run.refresh_from_db()
     assert run.status == "queued" and "no space left on the disk" in run.error
@@ -155,7 +156,7 @@ def test_the_supervisor_says_once_that_a_run_waits_for_space_and_sends_it_when_t
     assert sent == []
 
     disk.full = False
-    [done] = recovery.supervise(30.0)
+    [done] = loop.recovery_pass(30.0)
     assert (done.stage, done.did) == ("filter", "requeued")
     assert sent == [run.run_id]
     assert run_store.index()["stages"]["filter"].get("recoveries") == 0, "no worker was lost"
@@ -166,7 +167,7 @@ def test_the_run_page_says_a_run_waits_for_disk_space(disk, client, django_user_
     user = django_user_model.objects.create_user("ada")
     run = new_run()
     Run.objects.filter(pk=run.pk).update(owner=user)
-    services.wait_for_space(run.run_id, "deepread")
+    rows.wait_for_space(run.run_id, "deepread")
     client.force_login(user)
 
     text = client.get(f"/runs/{run.run_id}/progress/").text
@@ -226,14 +227,14 @@ def test_a_run_on_a_full_disk_waits_with_the_reason_and_finishes_once_space_retu
         limits={},
     )
     tasks.start(run.run_id)
-    run_store = services.store_for(run.run_id)
+    run_store = store_for(run.run_id)
     wait_until(
         lambda: run_store.index()["stages"]["deepread"]["status"] == "running", 60, "deep-read"
     )
     ballast = fill(small_disk)
     filled = time.monotonic()
 
-    wait_until(lambda: services.waiting_for_space(run.run_id), 30, "the run to wait")
+    wait_until(lambda: rows.waiting_for_space(run.run_id), 30, "the run to wait")
     noticed = time.monotonic() - filled
     run.refresh_from_db()
     assert "no space left on the disk that holds the run folders" in run.error

@@ -1,4 +1,4 @@
-"""Whole runs in-process through research.pipeline and research.steps (no Celery)."""
+"""Whole runs in-process through the run engine (research.runs), no Celery."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.artifacts import STAGES
 from research.models import Run
 from research.outcomes import Outcome
-from research.store import RunStore
+from research.runs import execute, manifest, registry, spec
+from research.store import RunStore, store_for
 from tests.processes import wait_until
 from tests.testweb import TestWeb
 
@@ -42,14 +43,14 @@ def new_run(
     )
 
 
-def drive(run_id: str) -> list[pipeline.StageResult]:
+def drive(run_id: str) -> list[execute.StageResult]:
     """What the CLI does: run from the first unfinished stage to the end."""
     results = []
-    stage = pipeline.first_unfinished(run_id)
+    stage = manifest.first_unfinished(run_id)
     while stage is not None:
-        results.append(pipeline.execute_stage(run_id, stage))
-        stage = pipeline.next_stage(stage)
-    pipeline.finish_run(run_id, STAGES[-1])
+        results.append(execute.execute_stage(run_id, stage))
+        stage = registry.next_stage(stage)
+    manifest.finish_run(run_id, STAGES[-1])
     return results
 
 
@@ -74,7 +75,7 @@ def finished_store() -> RunStore:
         limits={"max_kept": 8},
     )
     drive(run.run_id)
-    return services.store_for(run.run_id)
+    return store_for(run.run_id)
 
 
 # --- idempotence and re-runs --------------------------------------------------------------
@@ -83,7 +84,7 @@ def finished_store() -> RunStore:
 def test_a_stage_whose_valid_output_exists_is_skipped_on_a_rerun(finished_store):
     store = finished_store
     before = store.read_bytes("round_2_filtered.json")
-    result = pipeline.execute_stage(store.run_id, "filter")
+    result = execute.execute_stage(store.run_id, "filter")
     assert result.status == "skipped"
     assert store.read_bytes("round_2_filtered.json") == before
     assert events(store, "stage_skipped")[-1]["stage"] == "filter"
@@ -94,8 +95,8 @@ def test_a_tampered_output_makes_its_stage_run_again(finished_store):
     store = finished_store
     path = store.artifact_path("round_2_filtered.json")
     path.write_text(path.read_text(encoding="utf-8").replace('"kept"', '"kept" '), "utf-8")
-    assert pipeline.first_unfinished(store.run_id) == "filter"
-    result = pipeline.execute_stage(store.run_id, "filter")
+    assert manifest.first_unfinished(store.run_id) == "filter"
+    result = execute.execute_stage(store.run_id, "filter")
     assert result.status == "done"
     assert attempts(store)["filter"] == 2
     assert store.is_valid("round_2_filtered.json")
@@ -103,7 +104,7 @@ def test_a_tampered_output_makes_its_stage_run_again(finished_store):
 
 def test_resetting_from_filter_reruns_every_later_stage_but_not_retrieve(finished_store):
     store = finished_store
-    pipeline.reset_from(store.run_id, "filter")
+    manifest.reset_from(store.run_id, "filter")
     results = drive(store.run_id)
     assert [r.stage for r in results] == ["filter", "deepread", "crosscheck", "decide"]
     assert {r.status for r in results} == {"done"}
@@ -122,9 +123,9 @@ def test_resetting_from_filter_reruns_every_later_stage_but_not_retrieve(finishe
 
 def test_a_question_without_two_options_fails_the_run_with_a_readable_reason():
     run = new_run("What should we use for syncing our notes app?")
-    with pytest.raises(pipeline.StageError, match="at least two options"):
-        pipeline.execute_stage(run.run_id, "retrieve")
-    store = services.store_for(run.run_id)
+    with pytest.raises(spec.StageError, match="at least two options"):
+        execute.execute_stage(run.run_id, "retrieve")
+    store = store_for(run.run_id)
     entry = store.index()["stages"]["retrieve"]
     assert entry["status"] == "failed"
     assert "at least two options" in entry["error"]
@@ -179,11 +180,11 @@ def test_too_few_kept_sources_make_filter_replan_with_broader_queries(testweb: T
         sources=[f"searxng:{base}"],
         dimensions=[{"name": "licence risk", "weight": 1}],
     )
-    pipeline.execute_stage(run.run_id, "retrieve")
-    store = services.store_for(run.run_id)
+    execute.execute_stage(run.run_id, "retrieve")
+    store = store_for(run.run_id)
     assert len(store.read_json("round_1_candidates.json")["candidates"]) == 2
 
-    result = pipeline.execute_stage(run.run_id, "filter")
+    result = execute.execute_stage(run.run_id, "filter")
 
     assert result.counts["replans"] == 1
     replans = store.index()["replans"]
@@ -257,8 +258,8 @@ def test_a_provider_that_is_down_is_not_mistaken_for_one_that_found_nothing(
         sources=[down, empty],
         dimensions=[{"name": "cost", "weight": 1}],
     )
-    result = pipeline.execute_stage(run.run_id, "retrieve")
-    store = services.store_for(run.run_id)
+    result = execute.execute_stage(run.run_id, "retrieve")
+    store = store_for(run.run_id)
     calls = store.read_json("round_1_candidates.json")["provider_calls"]
     outcomes = {(c["provider"], c["outcome"]) for c in calls}
     assert outcomes == {(down, Outcome.UNAVAILABLE.value), (empty, Outcome.NO_HIT.value)}
@@ -273,7 +274,7 @@ def test_a_provider_that_is_down_is_not_mistaken_for_one_that_found_nothing(
 
 
 def test_a_stage_the_broker_refuses_is_not_left_marked_queued(monkeypatch):
-    from research import tasks
+    from research.runs import tasks
 
     run = new_run("Choose between Alderstream and Brightwell", sources=["ddgs"])
 
@@ -283,7 +284,7 @@ def test_a_stage_the_broker_refuses_is_not_left_marked_queued(monkeypatch):
     monkeypatch.setattr(tasks.STAGE_TASKS["retrieve"], "delay", refuse)
     with pytest.raises(ConnectionError):
         tasks.enqueue(run.run_id, "retrieve")
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     assert store.index()["stages"]["retrieve"]["status"] == "pending"
 
 
@@ -294,9 +295,9 @@ def test_the_replans_searches_are_counted_in_the_manifest_under_filter(testweb: 
         sources=[f"searxng:{base}"],
         dimensions=[{"name": "licence risk", "weight": 1}],
     )
-    pipeline.execute_stage(run.run_id, "retrieve")
-    pipeline.execute_stage(run.run_id, "filter")
-    store = services.store_for(run.run_id)
+    execute.execute_stage(run.run_id, "retrieve")
+    execute.execute_stage(run.run_id, "filter")
+    store = store_for(run.run_id)
     made = store.read_json("round_1_candidates.json")["provider_calls"]
     recorded = store.index()["provider_outcomes"]
     first, replan = recorded["retrieve"], recorded["filter"]
@@ -311,19 +312,19 @@ def test_the_replans_searches_are_counted_in_the_manifest_under_filter(testweb: 
 
 def test_a_running_stage_stamps_a_heartbeat_until_it_ends():
     run = new_run()
-    store = services.store_for(run.run_id)
-    pipeline.mark_stage(store, "retrieve", status="running", heartbeat="2000-01-01T00:00:00")
+    store = store_for(run.run_id)
+    manifest.mark_stage(store, "retrieve", status="running", heartbeat="2000-01-01T00:00:00")
     stamps = set()
 
     def stamped() -> bool:
         stamps.add(store.index()["stages"]["retrieve"]["heartbeat"])
         return len(stamps) >= 3
 
-    with pipeline.Heartbeat(store, "retrieve", every=0.02):
+    with execute.Heartbeat(store, "retrieve", every=0.02):
         wait_until(stamped, 5, "three heartbeats")
     last = store.index()["stages"]["retrieve"]["heartbeat"]
-    pipeline.mark_stage(store, "retrieve", status="done")
-    with pipeline.Heartbeat(store, "retrieve", every=0.02) as beat:
+    manifest.mark_stage(store, "retrieve", status="done")
+    with execute.Heartbeat(store, "retrieve", every=0.02) as beat:
         beat._stop.wait(0.2)
     assert store.index()["stages"]["retrieve"]["heartbeat"] == last, "a done stage has no beat"
 
@@ -333,18 +334,18 @@ def _stage_that_runs_out_of_time(store, ctx):
 
 
 def test_a_stage_stopped_by_its_time_limit_fails_the_run_with_a_readable_reason(monkeypatch):
-    from research import tasks
+    from research.runs import tasks
 
     run = new_run()
-    spec = pipeline.REGISTRY["retrieve"]
+    retrieve = registry.REGISTRY["retrieve"]
     monkeypatch.setitem(
-        pipeline.REGISTRY,
+        registry.REGISTRY,
         "retrieve",
-        pipeline.StageSpec("retrieve", spec.outputs, _stage_that_runs_out_of_time),
+        spec.StageSpec("retrieve", retrieve.outputs, _stage_that_runs_out_of_time),
     )
-    limit = pipeline.TimeLimit(20, (SoftTimeLimitExceeded,))
+    limit = execute.TimeLimit(20, (SoftTimeLimitExceeded,))
     with pytest.raises(SoftTimeLimitExceeded):
-        pipeline.execute_stage(run.run_id, "retrieve", time_limit=limit)
+        execute.execute_stage(run.run_id, "retrieve", time_limit=limit)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert run.error == (
@@ -354,11 +355,11 @@ def test_a_stage_stopped_by_its_time_limit_fails_the_run_with_a_readable_reason(
 
 
 def test_a_stage_killed_at_its_hard_time_limit_fails_the_run_with_a_readable_reason(settings):
-    from research import tasks
+    from research.runs import tasks
 
     run = new_run()
-    store = services.store_for(run.run_id)
-    pipeline.mark_stage(store, "deepread", status="running")
+    store = store_for(run.run_id)
+    manifest.mark_stage(store, "deepread", status="running")
     task = tasks.STAGE_TASKS["deepread"]
     task.on_failure(TimeLimitExceeded(1860), "task-id", (run.run_id,), {}, None)
     run.refresh_from_db()
@@ -373,10 +374,10 @@ def test_a_stage_killed_at_its_hard_time_limit_fails_the_run_with_a_readable_rea
 
 def test_starting_a_stage_removes_what_a_killed_writer_left_behind():
     run = new_run()
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     leftover = store.path / ".round_0_plan.json.x1y2z3.tmp"
     leftover.write_text('{"question": "half', encoding="utf-8")
-    pipeline.execute_stage(run.run_id, "retrieve")
+    execute.execute_stage(run.run_id, "retrieve")
     assert not leftover.exists()
     removed = events(store, "temporary_files_removed")
     assert removed == [
@@ -387,18 +388,18 @@ def test_starting_a_stage_removes_what_a_killed_writer_left_behind():
 def test_a_cancelled_run_queues_nothing_and_skips_a_stage_message_that_still_arrives(
     monkeypatch,
 ):
-    from research import tasks
-    from research.web.actions import cancel_run, rerun_from
+    from research.runs import tasks
+    from research.services import cancel_run, rerun_from
 
     sent = []
     monkeypatch.setattr(tasks, "enqueue", lambda run_id, stage: sent.append(stage) or True)
     run = new_run()
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     assert tasks.advance(run.run_id, "retrieve") == "done"
     assert sent == ["filter"]
 
     cancel_run(Run.objects.get(pk=run.pk), by="ada")
-    assert pipeline.mark_queued(run.run_id, "filter") is False
+    assert manifest.mark_queued(run.run_id, "filter") is False
     # The filter message was already in the broker: it arrives, and nothing runs.
     assert tasks.advance(run.run_id, "filter") == "cancelled"
     assert store.index()["stages"]["filter"]["attempts"] == 0

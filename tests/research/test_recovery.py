@@ -1,5 +1,5 @@
-"""research.recovery: which runs a dead worker, a lost message or a missed handover left
-behind, and how the supervisor moves each of them on exactly once."""
+"""research.runs.recovery: which runs a dead worker, a lost message or a missed handover left
+behind, and how a recovery pass moves each of them on exactly once."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from research import pipeline, recovery, services, tasks
+from research import services
 from research.artifacts import STAGES
 from research.models import Run
-from research.recovery import orphaned_runs, supervise
-from research.store import RunGone, RunLocked, RunStore
+from research.runs import broker, execute, manifest, recovery, rows, tasks
+from research.runs.loop import recovery_pass
+from research.runs.recovery import orphaned_runs
+from research.store import RunGone, RunLocked, RunStore, store_for
 
 
 def make_run(root: Path, run_id: str, **statuses: str) -> RunStore:
@@ -143,7 +145,7 @@ def stuck_run(**stages: dict) -> RunStore:
         sources=["ddgs"],
         limits={},
     )
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
 
     def change(index: dict) -> None:
         for stage, fields in stages.items():
@@ -169,7 +171,7 @@ def sent(monkeypatch) -> list[tuple[str, str]]:
 def waiting(monkeypatch) -> set[tuple[str, str]]:
     """The messages the broker holds, as (stage, run id): none unless a test adds some."""
     messages: set[tuple[str, str]] = set()
-    monkeypatch.setattr(recovery, "waiting_messages", lambda lease=None: messages)
+    monkeypatch.setattr(broker, "waiting_messages", lambda lease=None: messages)
     return messages
 
 
@@ -186,19 +188,19 @@ def test_a_stage_whose_worker_died_is_queued_again_once_its_heartbeat_is_stale(s
     store = stuck_run(
         retrieve=DONE, filter={"status": "running", "started": ago(100), "heartbeat": ago(40)}
     )
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert (done.stage, done.did) == ("filter", "requeued")
     assert sent == [("filter", store.run_id)]
     assert status(store, "filter") == "queued"
     assert store.index()["stages"]["filter"]["recoveries"] == 1
     assert recovered(store)[0]["reason"] == "was running with no live worker"
-    assert supervise(LEASE) == [] and len(sent) == 1, "the fresh lease holds it back"
+    assert recovery_pass(LEASE) == [] and len(sent) == 1, "the fresh lease holds it back"
 
 
 @pytest.mark.django_db
 def test_a_running_stage_with_a_recent_heartbeat_is_left_alone(sent, waiting):
     stuck_run(retrieve={"status": "running", "started": ago(600), "heartbeat": ago(5)})
-    assert supervise(LEASE) == []
+    assert recovery_pass(LEASE) == []
     assert sent == []
 
 
@@ -206,7 +208,7 @@ def test_a_running_stage_with_a_recent_heartbeat_is_left_alone(sent, waiting):
 def test_a_running_stage_whose_lock_a_live_process_holds_is_left_alone(sent, waiting, holder):
     store = stuck_run(retrieve={"status": "running", "started": ago(600), "heartbeat": ago(60)})
     holder.hold(store)
-    assert supervise(LEASE) == []
+    assert recovery_pass(LEASE) == []
     assert sent == []
     assert status(store, "retrieve") == "running"
 
@@ -214,7 +216,7 @@ def test_a_running_stage_whose_lock_a_live_process_holds_is_left_alone(sent, wai
 @pytest.mark.django_db
 def test_a_queued_stage_whose_message_was_lost_is_sent_again_after_the_lease(sent, waiting):
     store = stuck_run(retrieve=DONE, filter={"status": "queued", "queued_at": ago(45)})
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert (done.stage, done.did) == ("filter", "requeued")
     assert sent == [("filter", store.run_id)]
     assert "no message for it was left in the broker" in recovered(store)[0]["reason"]
@@ -232,16 +234,16 @@ def test_a_queued_stage_is_left_alone_while_its_message_may_be_live(
     store = stuck_run(retrieve=DONE, filter={"status": "queued", "queued_at": ago(queued_at)})
     messages = {("filter", store.run_id)} if in_broker else set()
     monkeypatch.setattr(
-        recovery, "waiting_messages", lambda lease=None: messages if readable else None
+        broker, "waiting_messages", lambda lease=None: messages if readable else None
     )
-    assert supervise(LEASE) == []
+    assert recovery_pass(LEASE) == []
     assert sent == []
 
 
 @pytest.mark.django_db
 def test_a_finished_stage_whose_successor_was_never_queued_is_handed_over(sent, waiting):
     store = stuck_run(retrieve=DONE, filter=DONE)
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert (done.stage, done.did) == ("deepread", "queued")
     assert sent == [("deepread", store.run_id)]
     assert status(store, "deepread") == "queued"
@@ -251,7 +253,7 @@ def test_a_finished_stage_whose_successor_was_never_queued_is_handed_over(sent, 
 @pytest.mark.django_db
 def test_a_stage_that_just_finished_is_left_to_hand_over_itself(sent, waiting):
     stuck_run(retrieve={"status": "done", "finished": ago(2)})
-    assert supervise(LEASE) == []
+    assert recovery_pass(LEASE) == []
     assert sent == []
 
 
@@ -259,7 +261,7 @@ def test_a_stage_that_just_finished_is_left_to_hand_over_itself(sent, waiting):
 def test_a_run_created_but_never_queued_is_started(sent, waiting):
     store = stuck_run()
     store.update_index(lambda index: index.update(created=ago(60)))
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert (done.stage, done.did) == ("retrieve", "queued")
     assert sent == [("retrieve", store.run_id)]
 
@@ -267,11 +269,11 @@ def test_a_run_created_but_never_queued_is_started(sent, waiting):
 @pytest.mark.django_db
 def test_a_run_whose_every_stage_finished_is_marked_finished_once(sent, waiting):
     store = stuck_run(**dict.fromkeys(STAGES, DONE))
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert done.did == "finished"
     assert Run.objects.get(run_id=store.run_id).status == Run.Status.DONE
-    assert supervise(LEASE) == []
-    assert pipeline.finish_run(store.run_id, "decide") is False
+    assert recovery_pass(LEASE) == []
+    assert manifest.finish_run(store.run_id, "decide") is False
     assert [e["event"] for e in store.read_log()].count("run_finished") == 1
     assert sent == []
 
@@ -280,7 +282,7 @@ def test_a_run_whose_every_stage_finished_is_marked_finished_once(sent, waiting)
 def test_a_stage_running_past_its_hard_time_limit_fails_the_run_instead(sent, waiting, settings):
     settings.STAGE_TIME_LIMIT, settings.STAGE_TIME_GRACE = 60, 10
     store = stuck_run(retrieve={"status": "running", "started": ago(90), "heartbeat": ago(40)})
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert done.did == "failed"
     assert sent == []
     run = Run.objects.get(run_id=store.run_id)
@@ -292,7 +294,7 @@ def test_a_stage_running_past_its_hard_time_limit_fails_the_run_instead(sent, wa
 def test_a_stage_that_keeps_losing_its_worker_fails_the_run_with_the_reason(sent, waiting):
     running = {"status": "running", "started": ago(60), "heartbeat": ago(40)}
     store = stuck_run(retrieve=DONE, filter={**running, "recoveries": recovery.MAX_RECOVERIES})
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
     assert done.did == "failed"
     assert sent == []
     assert "lost its worker 4 times" in Run.objects.get(run_id=store.run_id).error
@@ -314,15 +316,15 @@ def test_a_run_whose_folder_vanished_mid_stage_ends_failed_with_the_reason(sent,
     created_ago(store, 60)
     shutil.rmtree(store.path)
 
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
 
     assert done.did == "failed"
     assert done.sentence().startswith("Marked the run failed: its files on the server are gone")
     run = Run.objects.get(run_id=store.run_id)
     assert (run.status, run.current_stage) == ("failed", "deepread")
-    assert run.error == f"deepread: {services.FOLDER_GONE}"
+    assert run.error == f"deepread: {rows.FOLDER_GONE}"
     assert run.stages.get(stage="deepread").status == "failed"
-    assert supervise(LEASE) == [] and sent == []
+    assert recovery_pass(LEASE) == [] and sent == []
     assert not store.path.exists(), "nothing recreated the folder"
 
 
@@ -334,15 +336,15 @@ def test_a_run_whose_folder_was_never_completed_ends_failed_after_a_third_of_the
     (store.path / "index.json").rename(store.path / ".index.json.k2j3h4.tmp")
     (store.path / "log.jsonl").unlink()  # the web server died before writing either
     created_ago(store, 2)
-    assert supervise(LEASE) == [], "its folder may still be on its way"
+    assert recovery_pass(LEASE) == [], "its folder may still be on its way"
 
     created_ago(store, LEASE / 3 + 1)
-    [done] = supervise(LEASE)
+    [done] = recovery_pass(LEASE)
 
     assert done.did == "failed"
     run = Run.objects.get(run_id=store.run_id)
     assert run.status == "failed"
-    assert run.error == f"retrieve: {services.FOLDER_UNFINISHED}"
+    assert run.error == f"retrieve: {rows.FOLDER_UNFINISHED}"
     assert run.stages.get(stage="retrieve").status == "failed"
     assert sent == []
 
@@ -355,7 +357,7 @@ def test_a_stage_started_on_a_vanished_run_folder_fails_the_run_instead_of_recre
     shutil.rmtree(store.path)
 
     with pytest.raises(RunGone, match="its files on the server are gone"):
-        pipeline.execute_stage(store.run_id, "retrieve")
+        execute.execute_stage(store.run_id, "retrieve")
 
     assert Run.objects.get(run_id=store.run_id).status == "failed"
     assert not store.path.exists()
@@ -376,7 +378,7 @@ def test_an_artifact_written_after_its_run_folder_vanished_fails_without_recreat
 def test_a_failed_run_is_not_touched(sent, waiting):
     store = stuck_run(retrieve={"status": "failed", "finished": ago(600), "error": "no options"})
     Run.objects.filter(run_id=store.run_id).update(status=Run.Status.FAILED)
-    assert supervise(LEASE) == []
+    assert recovery_pass(LEASE) == []
     assert sent == []
 
 
@@ -508,15 +510,15 @@ def test_a_message_is_live_while_it_waits_or_was_just_taken_by_a_worker(redis_ur
     from research.celery import app
 
     tasks.STAGE_TASKS["filter"].delay("abc123")
-    assert recovery.waiting_messages(30) == {("filter", "abc123")}
+    assert broker.waiting_messages(30) == {("filter", "abc123")}
     with app.connection_for_read() as connection:
         queue = connection.SimpleQueue(app.conf.task_default_queue)
         taken = queue.get(timeout=5)  # taken by a worker, not acknowledged
-        assert recovery.waiting_messages(30) == {("filter", "abc123")}
-        assert recovery.waiting_messages(0) == set(), "taken too long ago: its worker died"
+        assert broker.waiting_messages(30) == {("filter", "abc123")}
+        assert broker.waiting_messages(0) == set(), "taken too long ago: its worker died"
         taken.ack()
         queue.close()
-    assert recovery.waiting_messages(30) == set()
+    assert broker.waiting_messages(30) == set()
 
 
 @pytest.mark.slow
@@ -527,14 +529,14 @@ def test_every_stage_goes_to_the_queue_of_its_priority_and_is_seen_waiting_there
 
     for stage in STAGES:
         tasks.STAGE_TASKS[stage].delay(f"run-{stage}")
-    assert recovery.waiting_messages(30) == {(s, f"run-{s}") for s in STAGES}
+    assert broker.waiting_messages(30) == {(s, f"run-{s}") for s in STAGES}
     client = redis_client.Redis.from_url(redis_url)
     queue = app.conf.task_default_queue
-    lengths = {key: client.llen(key) for key in recovery.queue_keys(queue)}
+    lengths = {key: client.llen(key) for key in broker.queue_keys(queue)}
     # decide, the last stage, is taken first; retrieve, the first, last.
-    assert [lengths[key] for key in recovery.queue_keys(queue)[:5]] == [1, 1, 1, 1, 1]
+    assert [lengths[key] for key in broker.queue_keys(queue)[:5]] == [1, 1, 1, 1, 1]
     assert client.lindex(queue, 0) and b"research.decide" in client.lindex(queue, 0)
-    assert b"research.retrieve" in client.lindex(recovery.queue_keys(queue)[4], 0)
+    assert b"research.retrieve" in client.lindex(broker.queue_keys(queue)[4], 0)
 
 
 def test_an_unreadable_broker_is_reported_as_unknown(settings):
@@ -543,6 +545,6 @@ def test_an_unreadable_broker_is_reported_as_unknown(settings):
     previous = app.conf.broker_url
     app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     try:
-        assert recovery.waiting_messages(30) is None
+        assert broker.waiting_messages(30) is None
     finally:
         app.conf.broker_url = previous

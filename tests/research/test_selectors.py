@@ -11,6 +11,7 @@ from django.utils import timezone
 from research import selectors, services
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +136,7 @@ def test_a_crashed_stage_explains_itself_without_the_exception_trace(ada):
 def test_a_run_without_stage_rows_reads_its_stages_from_its_manifest(ada):
     run = make_run(ada)
     run.stages.all().delete()
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     store.update_index(
         lambda index: index["stages"]["retrieve"].update(
             status="done",

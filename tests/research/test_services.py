@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from research import services, tasks
 from research.models import Run
+from research.runs import tasks
 from research.services import QuestionInvalid, submit_question
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ def test_a_valid_question_becomes_a_run_with_its_folder_owned_by_the_submitter(o
     assert run.sources == [f"local:{CORPUS}", "ddgs"]
     assert run.limits == {"max_pages": 5}
     assert run.status == Run.Status.QUEUED
-    assert services.store_for(run.run_id).index()["params"]["owner"] == "ada"
+    assert store_for(run.run_id).index()["params"]["owner"] == "ada"
 
 
 def test_the_first_stage_is_queued_only_once_the_transaction_commits(

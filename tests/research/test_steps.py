@@ -1,4 +1,4 @@
-"""The stage runners in research.steps hand the settings to their stages."""
+"""The stage runners in research.runs.runners hand the settings to their stages."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import threading
 
 import pytest
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.outcomes import Outcome
+from research.runs import execute
+from research.store import store_for
 from tests.testweb import TestWeb
 
 pytestmark = pytest.mark.django_db
@@ -46,8 +48,8 @@ def test_retrieve_sends_as_many_searches_at_once_as_search_concurrency_allows(
         sources=[f"searxng:{base}"],
         limits={},
     )
-    pipeline.execute_stage(run.run_id, "retrieve")
-    store = services.store_for(run.run_id)
+    execute.execute_stage(run.run_id, "retrieve")
+    store = store_for(run.run_id)
     calls = store.read_json("round_1_candidates.json")["provider_calls"]
     assert len(calls) > 3
     assert {c["outcome"] for c in calls} == {Outcome.OK.value}

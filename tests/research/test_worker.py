@@ -9,8 +9,9 @@ import time
 import pytest
 from django.core.management import call_command
 
-from research import pipeline, services, tasks
-from research.store import RunStore
+from research import services
+from research.runs import manifest, rows, tasks
+from research.store import RunStore, store_for
 from tests.processes import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -81,7 +82,7 @@ def test_a_run_goes_through_the_broker_and_a_worker_from_start_to_finish(workers
     run = new_run(base)
     workers.start()
     tasks.start(run.run_id)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     wait_until(lambda: run_finished(run), 90, "the run to finish")
     notes = store.read_json("round_3_notes.json")
     assert [s["status"] for s in notes["sources"]] == ["OK"] * 4
@@ -114,7 +115,7 @@ def test_a_run_whose_folder_is_deleted_mid_stage_ends_failed_with_the_reason(
     workers.wait_ready(workers.start(STAGE_LEASE="3"))
     run = new_run(base)
     tasks.start(run.run_id)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     wait_until(lambda: stage_status(store, "deepread") == "running", 60, "deep-read to start")
 
     store.path.rename(tmp_path / "deleted")  # gone at once, whatever the worker writes
@@ -124,14 +125,14 @@ def test_a_run_whose_folder_is_deleted_mid_stage_ends_failed_with_the_reason(
 
     print(f"\nfolder deleted mid-stage: failed {took:.1f} s later: {run.error}")
     assert run.status == "failed"
-    assert run.error == f"deepread: {services.FOLDER_GONE}"
+    assert run.error == f"deepread: {rows.FOLDER_GONE}"
     assert run.stages.get(stage="deepread").status == "failed"
     assert not store.path.exists(), "the worker recreated the folder"
 
 
 def test_a_run_whose_folder_was_never_completed_ends_failed_within_the_lease(workers, tmp_path):
     run = new_run("http://127.0.0.1:9")
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     # The web server was killed between committing the row and writing the manifest.
     (store.path / "index.json").rename(store.path / ".index.json.a8d7f6.tmp")
     (store.path / "log.jsonl").unlink()
@@ -142,7 +143,7 @@ def test_a_run_whose_folder_was_never_completed_ends_failed_within_the_lease(wor
     took = (run.finished - run.created).total_seconds()
     print(f"\nfolder never completed: failed {took:.1f} s after the row was written: {run.error}")
     assert run.status == "failed"
-    assert run.error == f"retrieve: {services.FOLDER_UNFINISHED}"
+    assert run.error == f"retrieve: {rows.FOLDER_UNFINISHED}"
 
 
 def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(workers, testweb):
@@ -150,7 +151,7 @@ def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(worker
     run = new_run(base)
     first = workers.start()
     tasks.start(run.run_id)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     wait_until(lambda: stage_status(store, "deepread") == "running", 90, "deep-read to start")
     workers.kill(first)
     assert stage_status(store, "deepread") == "running"
@@ -190,7 +191,7 @@ def test_a_surviving_worker_takes_over_the_run_of_a_killed_one(workers, testweb,
     wait_until(lambda: run_finished(run), 30, "the surviving worker to finish the run")
     assert run.status == "done"
     assert len(workers.procs) == 2, "no worker was started after the kill"
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     [recovered] = [e for e in store.read_log() if e["event"] == "run_recovered"]
     assert recovered["stage"] == "deepread"
     assert f"run {run.run_id}: Queued deep-read for the workers" in workers.log_of(survivor)
@@ -214,8 +215,8 @@ def test_a_stage_past_its_time_limit_fails_the_run_with_the_reason(workers, test
         tasks.start(run.run_id)
         wait_until(lambda run=run: run_finished(run), 90, "the run to stop")
         assert run.status == "failed"
-        assert stage_status(services.store_for(run.run_id), "retrieve") == "failed"
-        assert stage_status(services.store_for(run.run_id), "filter") == "pending"
+        assert stage_status(store_for(run.run_id), "retrieve") == "failed"
+        assert stage_status(store_for(run.run_id), "filter") == "pending"
     # The soft limit interrupts the stage, which records why it stopped...
     assert stopped.error == (
         "retrieve: took longer than 10 s, the stage time limit (STAGE_TIME_LIMIT), and was stopped"
@@ -231,7 +232,7 @@ def test_resume_queue_sends_a_run_stuck_without_a_message_again_and_says_so(work
     base = serve_pages(testweb, delay=0)
     workers.wait_ready(workers.start())  # the default lease: its supervisor waits 30 s
     run = new_run(base)
-    pipeline.mark_queued(run.run_id, "retrieve")  # queued, but its message was lost
+    manifest.mark_queued(run.run_id, "retrieve")  # queued, but its message was lost
 
     out = io.StringIO()
     call_command("research", "--resume", run.run_id, "--queue", stdout=out)

@@ -29,11 +29,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
-from research import pipeline, queuebench, services, steps  # noqa: F401  (registers the stages)
+from research import queuebench, services
 from research.llm import tokenbench
 from research.localweb import LocalWeb
 from research.models import Run
 from research.names import CANDIDATES, NOTES
+from research.runs.execute import execute_stage
+from research.store import store_for
 
 OPTIONS = ("Alderstream", "Brightwell")
 TOPICS = ("licence", "maintenance", "cost")
@@ -238,12 +240,12 @@ class Command(BaseCommand):
         try:
             for stage in ("retrieve", "filter", "deepread"):
                 started = time.perf_counter()
-                pipeline.execute_stage(run.run_id, stage)
+                execute_stage(run.run_id, stage)
                 timings[stage] = time.perf_counter() - started
                 if stage == "retrieve":
                     # Counted before filter, whose replan (if any) adds its own searches.
                     timings["searches"] = _searches(run.run_id)
-            notes = services.store_for(run.run_id).read_json(NOTES)
+            notes = store_for(run.run_id).read_json(NOTES)
             timings["pages_ok"] = sum(1 for s in notes["sources"] if s["status"] == "OK")
         finally:
             Run.objects.filter(pk=run.pk).delete()
@@ -357,5 +359,5 @@ def _results(query: str, urls: list[str]) -> list[dict]:
 
 
 def _searches(run_id: str) -> int:
-    candidates = services.store_for(run_id).read_json(CANDIDATES)
+    candidates = store_for(run_id).read_json(CANDIDATES)
     return len(candidates["provider_calls"])

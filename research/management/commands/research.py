@@ -14,13 +14,18 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
 from decisions.export import absolute_page_links, file_urls
-from research import pipeline, recovery, repair, services, tasks
+from research import services
 from research.artifacts import STAGES, Candidates
 from research.diskspace import DiskFull
 from research.models import Run
 from research.names import CANDIDATES, DECISION, UnknownStage, stage_id, stage_label
+from research.runs import flow
+from research.runs.execute import execute_stage
+from research.runs.manifest import first_unfinished
+from research.runs.registry import active_stages
+from research.runs.spec import StageError
 from research.stages.plan import PRESETS
-from research.store import StoreError
+from research.store import StoreError, store_for
 
 MIGRATE_HINT = "run `make migrate` (or `.venv/bin/python manage.py migrate`) first"
 
@@ -89,7 +94,7 @@ class Command(BaseCommand):
             raise CommandError("--from-stage needs --resume RUN_ID")
         self._ensure_migrated()
         run_id = self._resume(opts) if opts["resume"] else self._create(opts)
-        folder = services.store_for(run_id).path
+        folder = store_for(run_id).path
         self.stdout.write(f"Run {run_id}: {folder}")
         if opts["queue"]:
             self._queue(run_id, opts)
@@ -151,47 +156,32 @@ class Command(BaseCommand):
 
     def _resume(self, opts: dict[str, Any]) -> str:
         try:
-            store = services.store_for(opts["resume"])
+            store = store_for(opts["resume"])
         except StoreError as exc:
             raise CommandError(str(exc)) from exc
         if not store.exists():
             raise CommandError(f"no run folder at {store.path}")
-        self._repair_manifest(store)
-        services.ensure_run_row(store)
-        if opts["from_stage"]:
-            pipeline.reset_from(store.run_id, opts["from_stage"])
-        elif (found := repair.from_damage(store)) is not None:
-            stage, damage = found
-            self.stdout.write(
-                f"{damage.name} is damaged: {damage.problem}. "
-                f"Running {stage_label(stage)} and every later stage again."
-            )
-        return store.run_id
-
-    def _repair_manifest(self, store) -> None:
-        damage = repair.manifest_damage(store)
-        if damage is None:
-            return
         try:
-            said = repair.rebuild_manifest(store, damage)
+            said = services.prepare_resume(store, opts["from_stage"])
         except StoreError as exc:
             raise CommandError(str(exc)) from exc
-        self.stdout.write(f"index.json is damaged: {damage.problem}. Verdict {said}.")
+        for line in said:
+            self.stdout.write(line)
+        return store.run_id
 
     # --- queued -------------------------------------------------------------------------
 
     def _queue(self, run_id: str, opts: dict[str, Any]) -> None:
-        stage = opts["from_stage"] or pipeline.first_unfinished(run_id) or STAGES[0]
+        stage = opts["from_stage"] or first_unfinished(run_id) or STAGES[0]
         said = "Queued for the workers"
         try:
             if opts["resume"]:
                 # Whatever state the run was left in (a stage stuck queued or running with
                 # no worker, failed, or never queued): say what was done about it.
-                said = recovery.resume(run_id).rstrip(".")
+                said = services.resume_run(run_id, stage).rstrip(".")
             else:
-                tasks.start(run_id, stage)
+                services.queue_run(run_id, stage)
         except Exception as exc:
-            services.mark_run(run_id, Run.Status.FAILED, stage, services.NOT_QUEUED)
             raise CommandError(services.NOT_QUEUED) from exc
         if not opts.get("out"):
             self.stdout.write(f"{said}. Follow it in the run folder's index.json.")
@@ -209,7 +199,7 @@ class Command(BaseCommand):
             if run.status == Run.Status.FAILED:
                 raise CommandError(f"the run failed: {run.error}")
             if time.monotonic() >= deadline:
-                report = services.store_for(run_id).artifact_path("report.md")
+                report = store_for(run_id).artifact_path("report.md")
                 raise CommandError(
                     f"the run is still going after {timeout:.0f}s, so no report was written "
                     f"to the --out file; the workers carry on, and the report will be at {report}"
@@ -219,32 +209,17 @@ class Command(BaseCommand):
     # --- running ------------------------------------------------------------------------
 
     def _run_here(self, run_id: str, from_stage: str | None) -> None:
-        stage = from_stage or pipeline.first_unfinished(run_id)
-        total = len(pipeline.active_stages())
+        stage = from_stage or first_unfinished(run_id)
+        total = len(active_stages())
         if stage is None:
             self.stdout.write("Every stage already has valid output; nothing to run.")
             return
         while stage is not None:
             label = stage_label(stage)
-            position = pipeline.active_stages().index(stage) + 1
+            position = active_stages().index(stage) + 1
             self._progress(f"[{position}/{total}] {label}: running")
             started = time.monotonic()
-            try:
-                result = pipeline.execute_stage(
-                    run_id, stage, force=stage == from_stage, lock_wait=2.0
-                )
-            except DiskFull as exc:
-                raise CommandError(
-                    f"{label} stopped: no space left on the disk that holds "
-                    f"{services.store_for(run_id).path.parent}. Free some space, then continue "
-                    f"with `manage.py research --resume {run_id}`."
-                ) from exc
-            except (pipeline.StageError, StoreError) as exc:
-                raise CommandError(f"{label} failed: {exc}") from exc
-            except Exception as exc:
-                raise CommandError(
-                    f"{label} failed: {exc.__class__.__name__}; the run log has details"
-                ) from exc
+            result = self._execute(run_id, stage, force=stage == from_stage)
             if result.status == "locked":
                 raise CommandError(f"run {run_id} is being worked on by another process")
             if result.status == "cancelled":
@@ -254,8 +229,27 @@ class Command(BaseCommand):
                 f"in {time.monotonic() - started:.1f}s {_summary(result.counts)}",
                 done=True,
             )
-            last, stage = stage, pipeline.next_stage(stage)
-        pipeline.finish_run(run_id, last)
+            handover = flow.hand_over(run_id, stage)
+            if handover.cancelled:
+                raise CommandError(f"run {run_id} was cancelled; re-run it to continue")
+            stage = handover.next
+
+    def _execute(self, run_id: str, stage: str, force: bool):
+        label = stage_label(stage)
+        try:
+            return execute_stage(run_id, stage, force=force, lock_wait=2.0)
+        except DiskFull as exc:
+            raise CommandError(
+                f"{label} stopped: no space left on the disk that holds "
+                f"{store_for(run_id).path.parent}. Free some space, then continue "
+                f"with `manage.py research --resume {run_id}`."
+            ) from exc
+        except (StageError, StoreError) as exc:
+            raise CommandError(f"{label} failed: {exc}") from exc
+        except Exception as exc:
+            raise CommandError(
+                f"{label} failed: {exc.__class__.__name__}; the run log has details"
+            ) from exc
 
     def _progress(self, line: str, done: bool = False) -> None:
         """On a terminal the running line is overwritten by its result; in a log, both stay."""
@@ -266,7 +260,7 @@ class Command(BaseCommand):
         self.stdout.flush()
 
     def _finish(self, run_id: str, out: str | None) -> None:
-        store = services.store_for(run_id)
+        store = store_for(run_id)
         report = store.read_text("report.md")
         decision = store.read_json(DECISION)
         if out:

@@ -11,8 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.models import Run
+from research.runs import execute, manifest, registry, rows
+from research.store import store_for
 from tests.runs import CORPUS_EN, CORPUS_ZH
 
 NOTES_QUESTION = (
@@ -67,11 +69,11 @@ def _build(recipe: Recipe, corpora: dict[str, Path]) -> Run:
         sources=[f"local:{corpora[recipe.corpus]}"],
         limits=dict(recipe.limits),
     )
-    stage: str | None = pipeline.active_stages()[0]
+    stage: str | None = registry.active_stages()[0]
     while stage is not None:
-        pipeline.execute_stage(run.run_id, stage)
-        last, stage = stage, pipeline.next_stage(stage)
-    pipeline.finish_run(run.run_id, last)
+        execute.execute_stage(run.run_id, stage)
+        last, stage = stage, registry.next_stage(stage)
+    manifest.finish_run(run.run_id, last)
     run.refresh_from_db()
     assert run.status == Run.Status.DONE, run.error
     return run
@@ -128,7 +130,7 @@ def install(built_runs, runs_dir: Path, ada):
     def copy(name: str, owner=None, status: str = Run.Status.DONE) -> Run:
         folder = built_runs[name]
         shutil.copytree(folder, runs_dir / folder.name)
-        run = services.ensure_run_row(services.store_for(folder.name))
+        run = rows.ensure_run_row(store_for(folder.name))
         run.owner = owner or ada
         run.status = status
         run.save()

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from research.artifacts import Notes
-from research.services import store_for
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 

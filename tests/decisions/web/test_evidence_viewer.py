@@ -12,7 +12,7 @@ from decisions.evidence_view import Cited, highlight
 from decisions.report_view import quote_anchor
 from research.artifacts import Crosscheck, Notes
 from research.outcomes import Outcome
-from research.services import store_for
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 

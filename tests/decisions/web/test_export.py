@@ -7,7 +7,7 @@ from django.urls import reverse
 from markdown_it import MarkdownIt
 
 from research.artifacts import Notes
-from research.services import store_for
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils.html import escape
 from decisions.report_view import quote_anchor
 from research.artifacts import Crosscheck, Decision, Notes
 from research.models import Run
-from research.services import store_for
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 

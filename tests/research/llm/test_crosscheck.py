@@ -11,15 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.artifacts import Crosscheck, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
 from research.llm import open_llm
 from research.outcomes import Outcome
+from research.runs import execute
 from research.stages import llm_crosscheck
 from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.llm_crosscheck import ModelReview
-from research.store import RunStore
+from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
@@ -630,8 +631,8 @@ def test_a_run_cross_validates_every_page_read_within_its_token_share(
         limits={},
     )
     for stage in ("retrieve", "filter", "deepread"):
-        pipeline.execute_stage(run.run_id, stage)
-    store = services.store_for(run.run_id)
+        execute.execute_stage(run.run_id, stage)
+    store = store_for(run.run_id)
     settings.LLM_BASE_URL = llm_stub.base_url
     settings.LLM_MODEL = "stub-model"
     settings.LLM_STAGE_MODELS = {}
@@ -640,7 +641,7 @@ def test_a_run_cross_validates_every_page_read_within_its_token_share(
     settings.LLM_TIMEOUT = 5.0
     settings.LLM_RESPONSE_FORMAT = "auto"
     llm_stub.default = Reply(content=answer_everything)
-    pipeline.execute_stage(run.run_id, "crosscheck")
+    execute.execute_stage(run.run_id, "crosscheck")
 
     notes = store.read_json("round_3_notes.json")
     read = [s for s in notes["sources"] if s["status"] == "OK"]

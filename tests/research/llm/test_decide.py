@@ -31,8 +31,8 @@ from research.artifacts import (
 )
 from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, REPORT
 from research.outcomes import Outcome
+from research.runs.runners.decide import run_decide
 from research.stages.context import StageContext
-from research.steps import run_decide
 from research.store import RunStore
 from tests.llm_stub import LLMStub, Received, Reply
 

@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.artifacts import STAGES, Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
 from research.llm import StageLLM, open_llm
 from research.outcomes import Outcome
 from research.providers.base import FetchResult
+from research.runs import execute
 from research.stages.context import StageContext
 from research.stages.deepread import deep_read, notes_markdown
-from research.store import RunStore
+from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply, answer
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
@@ -342,11 +343,11 @@ def test_deep_read_of_the_corpus_in_llm_mode_costs_few_tokens(
         limits={},
     )
     settings.LLM_BASE_URL = ""  # retrieve and filter by the rules: only deep-read is measured
-    pipeline.execute_stage(run.run_id, "retrieve")
-    pipeline.execute_stage(run.run_id, "filter")
+    execute.execute_stage(run.run_id, "retrieve")
+    execute.execute_stage(run.run_id, "filter")
     settings.LLM_BASE_URL = llm_stub.base_url
-    pipeline.execute_stage(run.run_id, "deepread")
-    store = services.store_for(run.run_id)
+    execute.execute_stage(run.run_id, "deepread")
+    store = store_for(run.run_id)
 
     tokens = store.index()["tokens"]["deepread"]
     print(

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from research import services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.artifacts import STAGES
 from research.llm import tokenbench
 from research.names import DECISION, NOTES, PLAN, REPORT
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(
         caps = tokenbench.run_all_stages(run.run_id, stub)
         measured = tokenbench.measure("notes corpus", run.run_id, stub, caps)
         budget = settings.LLM_MAX_TOKENS_PER_RUN
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     index = store.index()
     print("\n".join(tokenbench.lines(measured)))
 

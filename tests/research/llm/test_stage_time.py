@@ -14,9 +14,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from research import services
 from research.llm import open_llm
 from research.outcomes import Outcome
+from research.store import store_for
 from tests.llm_stub import LLMStub, Reply, answer
 from tests.research.llm.test_client import GOOD, events, pick
 
@@ -43,7 +43,7 @@ def test_a_model_that_rate_limits_every_call_costs_the_run_one_stage_time_not_mi
 
     run_id, took = whole_run()
 
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     report = store.read_text("report.md")
     print(f"\nrate-limited model: the whole run took {took:.1f} s")
     assert took < 15, took
@@ -64,7 +64,7 @@ def test_a_hanging_model_costs_the_run_one_stage_time(llm_settings, llm_stub: LL
 
     run_id, took = whole_run()
 
-    report = services.store_for(run_id).read_text("report.md")
+    report = store_for(run_id).read_text("report.md")
     print(f"\nhanging model: the whole run took {took:.1f} s")
     assert 2 <= took < 15, took
     assert "none of its answers was used (its time ran out at retrieve" in report

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.artifacts import Candidate, Candidates, Limits
 from research.llm import StageLLM, open_llm
+from research.runs import execute
 from research.stages.context import StageContext
 from research.stages.filter import filter_candidates
 from research.stages.plan import build_plan, decompose
-from research.store import RunStore
+from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Received, Reply
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
@@ -347,10 +348,10 @@ def test_retrieve_and_filter_run_in_llm_mode_and_the_manifest_says_so(
         sources=[f"local:{CORPUS}"],
         limits={},
     )
-    pipeline.execute_stage(run.run_id, "retrieve")
+    execute.execute_stage(run.run_id, "retrieve")
     plan_tokens = (llm_stub.prompt_tokens, llm_stub.completion_tokens)
-    pipeline.execute_stage(run.run_id, "filter")
-    store = services.store_for(run.run_id)
+    execute.execute_stage(run.run_id, "filter")
+    store = store_for(run.run_id)
     index = store.index()
 
     assert index["analysis"]["mode"] == "llm"

@@ -8,12 +8,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from research import pipeline, services
+from research import services
 from research.artifacts import Decision
 from research.llm import Ask, open_llm
 from research.outcomes import Outcome
+from research.runs import manifest
+from research.runs.runners.decide import with_analysis
 from research.stages.context import StageContext
-from research.steps import with_analysis
+from research.store import store_for
 from tests.llm_stub import LLMStub, Reply, answer
 from tests.research.llm.test_client import GOOD, Pick, events, pick
 
@@ -70,7 +72,7 @@ def test_a_rerun_asks_the_model_again_and_the_run_page_says_where_it_was_lost(se
         limits={},
         owner=owner,
     )
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     store.update_analysis(mode="llm", model="stub-model", budget=15_000)
     store.mark_model_unreachable(
         {"stage": "filter", "outcome": "TIMEOUT", "reason": "no complete answer within 60 s"}
@@ -81,7 +83,7 @@ def test_a_rerun_asks_the_model_again_and_the_run_page_says_where_it_was_lost(se
     assert "The model could not be reached during filter (no complete answer within 60 s)" in page
     assert "Re-run once the endpoint answers" in page
 
-    pipeline.reset_from(run.run_id, "filter")
+    manifest.reset_from(run.run_id, "filter")
     assert "model_unreachable" not in store.index()["analysis"]
     assert "could not be reached" not in client.get(f"/runs/{run.run_id}/progress/").text
 

@@ -19,10 +19,12 @@ from mcp_types import (
     ResourceTemplateReference,
 )
 
-from research import pipeline, services, steps, tasks  # noqa: F401  (steps registers the stages)
+from research import services
 from research.mcp import build_server
 from research.models import Run
 from research.names import NOTES
+from research.runs import execute, tasks
+from research.store import store_for
 from tests.processes import free_port
 from tests.research.mcp.clients import call
 from tests.runs import CORPUS_EN
@@ -130,7 +132,7 @@ def test_source_ids_complete_from_the_chosen_runs_stored_pages(ada, bob):
         owner=ada,
     )
     page = {"url": "https://example.org/q", "status": "OK"}
-    services.store_for(run.run_id).write_json(
+    store_for(run.run_id).write_json(
         NOTES,
         {
             "sources": [
@@ -299,7 +301,7 @@ def test_an_assessment_reports_each_step_it_takes(ada, sources):
         owner=ada,
     )
     for stage in ("retrieve", "filter", "deepread", "crosscheck"):
-        pipeline.execute_stage(run.run_id, stage)
+        execute.execute_stage(run.run_id, stage)
     progress: list[tuple[float, float | None]] = []
 
     async def progressed(done: float, total: float | None, message: str | None) -> None:

@@ -1,6 +1,6 @@
 """Stage gating: a client following a run is shown the tools of the stage the run is at, and
 told when that changes, over both protocol revisions. The run advances the way a worker
-advances it (research.pipeline), and the news reaches the server through a real Redis."""
+advances it (research.runs), and the news reaches the server through a real Redis."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth import get_user_model
 from mcp import Client
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.mcp import build_server
-from research.store import now_iso
+from research.runs import manifest
+from research.store import now_iso, store_for
 from tests.research.mcp.clients import changes, session
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
@@ -55,7 +56,7 @@ def new_run(owner):
 @sync_to_async
 def finish(run_id: str, stage: str) -> None:
     """What a worker records when a stage finishes (the stage itself is not run here)."""
-    pipeline.mark_stage(services.store_for(run_id), stage, status="done", finished=now_iso())
+    manifest.mark_stage(store_for(run_id), stage, status="done", finished=now_iso())
 
 
 async def tool_names(client: Client) -> set[str]:
@@ -99,7 +100,7 @@ def test_a_client_following_a_run_sees_only_the_tools_of_its_stage(ada, mode):
 def test_a_stage_change_that_keeps_the_tools_sends_no_list_changed(ada, mode):
     run = new_run(ada)
     for stage in ("retrieve", "filter", "deepread"):
-        pipeline.mark_stage(services.store_for(run.run_id), stage, status="done")
+        manifest.mark_stage(store_for(run.run_id), stage, status="done")
     index = f"research://runs/{run.run_id}/index.json"
 
     async def scenario(client, told):

@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 
 from research import services
 from research.models import ApiToken, token_digest
+from research.store import store_for
 from tests.processes import ThreadedServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,7 +78,7 @@ def make_run(owner, question: str, report: str | None = None):
         owner=owner,
     )
     if report is not None:
-        services.store_for(run.run_id).write_text("report.md", report)
+        store_for(run.run_id).write_text("report.md", report)
     return run
 
 

@@ -10,8 +10,11 @@ from django.contrib.auth import get_user_model
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-from research import services, tasks
+from research import services
 from research.mcp.prompts import PROMPTS
+from research.models import Run
+from research.runs import tasks
+from research.store import store_for
 from tests.research.mcp.clients import call, call_tool
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +53,7 @@ def make_run(owner, *, finished: bool = True):
         limits={},
         owner=owner,
     )
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     store.write_json("round_0_plan.json", PLAN)
     store.write_text("round_3_pages/s1.md", "# Quillsync\n\nSyncs offline.\n")
     if finished:
@@ -196,11 +199,11 @@ def test_start_research_submits_like_the_web_form(
     assert not result.is_error
     data = result.structured_content
     assert data["status"] == "OK"
-    run = services.Run.objects.get(run_id=data["run_id"])
+    run = Run.objects.get(run_id=data["run_id"])
     assert run.owner == ada and run.sources == [f"local:{CORPUS}"]
     assert configured == [(run.run_id, "retrieve")]  # queued after the commit
     assert data["uri"] == f"research://runs/{run.run_id}/index.json"
-    assert services.store_for(run.run_id).exists()
+    assert store_for(run.run_id).exists()
 
 
 def test_start_research_reports_validation_errors(ada):
@@ -211,7 +214,7 @@ def test_start_research_reports_validation_errors(ada):
     assert "options" in data["errors"] and "sources" in data["errors"]
     assert "Unknown source 'nowhere'" in result.content[0].text
     assert "not accepted" in result.content[0].text
-    assert not services.Run.objects.exists()
+    assert not Run.objects.exists()
 
 
 def test_get_run_status_gives_every_stage(ada):
@@ -276,7 +279,7 @@ def test_read_dataset_parses_json_and_returns_markdown_as_text(ada):
 
 def test_read_dataset_reads_the_decision_log_as_events(ada):
     run = make_run(ada)
-    services.store_for(run.run_id).log("plan_made", queries=3)
+    store_for(run.run_id).log("plan_made", queries=3)
     result = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "log.jsonl"})
     assert not result.is_error
     events = result.structured_content["data"]
@@ -370,7 +373,7 @@ def test_a_link_planted_in_the_run_folder_is_invalid_params(ada, tmp_path):
     run = make_run(ada)
     secret = tmp_path / "secret.md"
     secret.write_text("not yours")
-    pages = services.store_for(run.run_id).path / "round_3_pages"
+    pages = store_for(run.run_id).path / "round_3_pages"
     (pages / "s2.md").symlink_to(secret)
     error = read_error(ada, f"research://runs/{run.run_id}/round_3_pages/s2.md")
     assert error.code == INVALID_PARAMS
@@ -399,7 +402,7 @@ def test_start_research_passes_options_and_weighted_dimensions(ada):
     }
     result = call_tool(ada, "start_research", arguments)
     assert not result.is_error, result.content[0].text
-    run = services.Run.objects.get(run_id=result.structured_content["run_id"])
+    run = Run.objects.get(run_id=result.structured_content["run_id"])
     assert run.options == ["Quillsync", "Loamdb"]
     assert [(d["name"], float(d["weight"])) for d in run.dimensions] == [
         ("sync", 2.0),

@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from research import services
+from research.store import store_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +35,7 @@ def test_stdio_server_acts_for_the_named_user(runs_dir):
         limits={},
         owner=ada,
     )
-    services.store_for(run.run_id).write_text("report.md", "# Report\n\nChoose Quillsync.\n")
+    store_for(run.run_id).write_text("report.md", "# Report\n\nChoose Quillsync.\n")
     services.create_run(
         question="Theirs vs ours",
         options=[],

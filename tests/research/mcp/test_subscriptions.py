@@ -1,5 +1,5 @@
 """Resource subscriptions: a client subscribed to a run's resources is told when a stage
-changes them, whichever process runs the stage. Stages run through research.pipeline (the
+changes them, whichever process runs the stage. Stages run through research.runs (the
 code a Celery worker runs) or a real worker; the news travels through a real Redis."""
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ from django.contrib.auth import get_user_model
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
-from research import pipeline, services, tasks
+from research import services
+from research.models import Run
+from research.runs import execute, registry, tasks
+from research.store import store_for
 from tests.processes import free_port, wait_until
 from tests.research.mcp.clients import changes, session
 from tests.runs import CORPUS_EN
@@ -63,7 +66,7 @@ def uri(run, name: str) -> str:
 
 @sync_to_async
 def run_stage(run, stage: str) -> None:
-    pipeline.execute_stage(run.run_id, stage)
+    execute.execute_stage(run.run_id, stage)
 
 
 async def until(next_change, wanted: str) -> list[str]:
@@ -105,8 +108,8 @@ def test_a_subscribed_client_is_told_as_each_stage_finishes(ada, corpus, events_
 def test_the_runs_list_and_a_stored_page_can_be_subscribed_to(ada, corpus, events_through):
     run = new_run(ada, [f"local:{corpus}"])
     for stage in ("retrieve", "filter"):
-        pipeline.execute_stage(run.run_id, stage)
-    kept = services.store_for(run.run_id).read_json("round_2_filtered.json")["kept"]
+        execute.execute_stage(run.run_id, stage)
+    kept = store_for(run.run_id).read_json("round_2_filtered.json")["kept"]
     page = uri(run, f"round_3_pages/{kept[0]['id']}.md")
 
     async def scenario(client, told):
@@ -159,8 +162,8 @@ def test_a_stage_finishes_as_usual_when_redis_is_down(ada, corpus, settings):
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     run = new_run(ada, [f"local:{corpus}"])
     started = time.monotonic()
-    for stage in pipeline.active_stages():
-        pipeline.execute_stage(run.run_id, stage)
+    for stage in registry.active_stages():
+        execute.execute_stage(run.run_id, stage)
     elapsed = time.monotonic() - started
     run.refresh_from_db()
     assert set(run.stages.values_list("status", flat=True)) == {"done"}
@@ -204,4 +207,4 @@ def test_a_stage_a_celery_worker_finishes_reaches_a_subscribed_client(
 
     heard = session(ada, scenario, "auto")
     assert heard[-1] == report and index in heard
-    wait_until(lambda: services.Run.objects.get(pk=run.pk).status == "done", 30, "the run")
+    wait_until(lambda: Run.objects.get(pk=run.pk).status == "done", 30, "the run")

@@ -11,8 +11,10 @@ import shutil
 import pytest
 from django.contrib.auth import get_user_model
 
-from research import pipeline, services, steps  # noqa: F401  (steps registers the stages)
+from research import services
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, page_artifact
+from research.runs import execute, registry
+from research.store import store_for
 from tests.processes import free_port
 from tests.research.mcp.clients import call_tool
 from tests.runs import CORPUS_EN
@@ -60,8 +62,8 @@ def run_through(owner, corpus, last_stage: str | None):
         limits={},
         owner=owner,
     )
-    for stage in pipeline.active_stages() if last_stage else ():
-        pipeline.execute_stage(run.run_id, stage)
+    for stage in registry.active_stages() if last_stage else ():
+        execute.execute_stage(run.run_id, stage)
         if stage == last_stage:
             break
     return run
@@ -157,8 +159,8 @@ def test_filtering_a_run_judges_exactly_as_the_filter_stage_does(ada, corpus):
     assert not result.is_error
     data = result.structured_content
     assert data["status"] == "OK"
-    pipeline.execute_stage(run.run_id, "filter")
-    stage = services.store_for(run.run_id).read_json(FILTERED)
+    execute.execute_stage(run.run_id, "filter")
+    stage = store_for(run.run_id).read_json(FILTERED)
     assert [k["id"] for k in data["kept"]] == [k["id"] for k in stage["kept"]]
     assert [k["reasons"] for k in data["kept"]] == [k["reasons"] for k in stage["kept"]]
     assert {d["id"]: d["reason"] for d in data["dropped"]} == {
@@ -353,7 +355,7 @@ def test_a_text_with_nothing_about_the_options_is_no_hit(ada):
 
 def test_key_points_of_a_page_a_run_read_are_the_notes_of_deep_read(ada, corpus):
     run = run_through(ada, corpus, "deepread")
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     source = next(s for s in store.read_json(NOTES)["sources"] if s["key_points"])
     arguments = {"run_id": run.run_id, "source_id": source["source_id"]}
     result = call_tool(ada, "extract_key_points", arguments)
@@ -378,7 +380,7 @@ def test_key_points_of_a_page_that_could_not_be_read_give_its_outcome(ada, corpu
             }
         ]
     }
-    services.store_for(run.run_id).write_json(NOTES, notes)
+    store_for(run.run_id).write_json(NOTES, notes)
     result = call_tool(ada, "extract_key_points", {"run_id": run.run_id, "source_id": "s1"})
     assert result.is_error
     assert result.structured_content["status"] == "BLOCKED"
@@ -426,12 +428,12 @@ def test_an_assessment_of_a_cross_validated_run_is_what_decide_concludes(ada, co
     for ranked in data["ranking"]:  # how much of its weight rests on evidence, and on whom
         assert 0 <= ranked["evidence_share"] <= 100 and ranked["sites"]
     assert data["single_site"] is None  # the best option rests on more than one site
-    assert not (services.store_for(run.run_id).path / DECISION).exists()
+    assert not (store_for(run.run_id).path / DECISION).exists()
 
-    pipeline.execute_stage(run.run_id, "decide")
+    execute.execute_stage(run.run_id, "decide")
     stored = call_tool(ada, "generate_assessment", {"run_id": run.run_id}).structured_content
     assert stored["source"] == "stored"
-    decision = services.store_for(run.run_id).read_json(DECISION)
+    decision = store_for(run.run_id).read_json(DECISION)
     assert stored["recommendation"] == decision["recommendation"]["option"]
     assert stored["confidence"] == decision["assessment"]["confidence"]
     keys = ("recommendation", "single_site", "confidence", "scores", "ranking")
@@ -453,4 +455,4 @@ def test_an_assessment_of_another_users_run_is_no_hit(ada, bob, corpus):
     theirs = run_through(bob, corpus, "crosscheck")
     result = call_tool(ada, "generate_assessment", {"run_id": theirs.run_id})
     assert result.is_error and result.structured_content["status"] == "NO_HIT"
-    assert services.store_for(theirs.run_id).is_valid(CROSSCHECK)
+    assert store_for(theirs.run_id).is_valid(CROSSCHECK)

@@ -24,13 +24,14 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from research import services, sources
+from research import sources
 from research.outcomes import Outcome
 from research.providers import mcp_client
 from research.providers.deadline import Deadline
 from research.providers.mcp_client import RemoteFailure, allowlisted_tools, call_tool
 from research.providers.mcp_sources import configured_servers, load
 from research.providers.search import SourceSpecError, build_provider
+from research.store import store_for
 from tests.fixtures.mcp_kb_server import DEFAULT_CORPUS, Calls, build_server
 from tests.processes import ThreadedServer
 from tests.testweb import TestWeb
@@ -422,7 +423,7 @@ def test_a_research_run_from_the_command_line_reads_the_remote_knowledge_base(
     output = out.getvalue()
 
     run_id = re.search(r"^Run (\w+): ", output, re.MULTILINE).group(1)  # type: ignore[union-attr]
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     candidates = store.read_json("round_1_candidates.json")
     assert candidates["candidates"], output
     assert {c["provider"] for c in candidates["candidates"]} == {"mcp:kb.search"}

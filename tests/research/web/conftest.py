@@ -10,8 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from research import pipeline, services, tasks
+from research import services
 from research.models import Run
+from research.runs import manifest, tasks
+from research.store import store_for
 from tests.runs import CORPUS_EN, run_question
 
 QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
@@ -80,8 +82,8 @@ def mark(run: Run, stage: str, status: str, counts: dict[str, Any] | None = None
     times = {"started": "2025-01-01T10:00:00+00:00"}
     if status in ("done", "failed", "skipped"):
         times["finished"] = "2025-01-01T10:00:04+00:00"
-    pipeline.mark_stage(
-        services.store_for(run.run_id), stage, counts=counts, status=status, **times, **extra
+    manifest.mark_stage(
+        store_for(run.run_id), stage, counts=counts, status=status, **times, **extra
     )
 
 

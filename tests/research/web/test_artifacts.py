@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from research import services
+from research.runs import rows
+from research.store import store_for
 from tests.research.web.conftest import make_run
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def run(ada):
     run = make_run(ada)
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     store.write_json("round_0_plan.json", {"question": "Quillsync or Loamdb?", "options": ["a"]})
     store.write_texts(
         {
@@ -30,7 +31,7 @@ def run(ada):
 
 
 def test_the_listing_names_every_file_with_its_size_and_checksum(ada_client, run):
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     response = ada_client.get(f"/runs/{run.run_id}/artifacts/")
     assert response.status_code == 200
     for entry in store.index()["artifacts"]:
@@ -44,7 +45,7 @@ def test_the_listing_names_every_file_with_its_size_and_checksum(ada_client, run
 
 
 def test_stage_outputs_are_listed_in_pipeline_order_and_pages_by_their_title(ada_client, run):
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     store.write_json(
         "round_3_notes.json",
         {
@@ -86,7 +87,7 @@ def test_the_decision_log_is_shown_as_events(ada_client, run):
 
 
 def test_a_download_is_the_file_as_stored_as_an_attachment(ada_client, run):
-    store = services.store_for(run.run_id)
+    store = store_for(run.run_id)
     response = ada_client.get(f"/runs/{run.run_id}/artifacts/download/round_3_pages/s1.md")
     body = b"".join(response.streaming_content)
     assert response.status_code == 200
@@ -126,7 +127,7 @@ def test_a_name_that_is_not_a_file_of_the_run_is_not_found(ada_client, run, name
 
 
 def test_a_file_in_the_folder_that_the_manifest_does_not_list_is_not_served(ada_client, run):
-    (services.store_for(run.run_id).path / "notes.txt").write_text("private", encoding="utf-8")
+    (store_for(run.run_id).path / "notes.txt").write_text("private", encoding="utf-8")
     response = ada_client.get(f"/runs/{run.run_id}/artifacts/view/notes.txt")
     assert response.status_code == 404
 
@@ -143,7 +144,7 @@ def test_another_runs_files_cannot_be_reached_through_this_run(ada, ada_client, 
 
 
 def test_a_file_listed_but_gone_from_disk_is_not_found(ada_client, run):
-    services.store_for(run.run_id).artifact_path("round_3_pages/s2.md").unlink()
+    store_for(run.run_id).artifact_path("round_3_pages/s2.md").unlink()
     response = ada_client.get(f"/runs/{run.run_id}/artifacts/view/round_3_pages/s2.md")
     assert response.status_code == 404
 
@@ -152,8 +153,8 @@ def test_a_file_listed_but_gone_from_disk_is_not_found(ada_client, run):
 
 
 def test_a_damaged_page_is_flagged_in_the_listing_with_its_stage_to_rerun(ada_client, run):
-    services.mark_run(run.run_id, "done")
-    store = services.store_for(run.run_id)
+    rows.mark_run(run.run_id, "done")
+    store = store_for(run.run_id)
     store.artifact_path("round_3_pages/s1.md").write_text("# Quill", encoding="utf-8")
 
     listing = ada_client.get(f"/runs/{run.run_id}/artifacts/").text
@@ -168,8 +169,8 @@ def test_a_damaged_page_is_flagged_in_the_listing_with_its_stage_to_rerun(ada_cl
 
 
 def test_a_corrupt_manifest_lists_what_can_be_shown_and_offers_to_rebuild_it(ada_client, run):
-    services.mark_run(run.run_id, "done")
-    store = services.store_for(run.run_id)
+    rows.mark_run(run.run_id, "done")
+    store = store_for(run.run_id)
     store.path.joinpath("index.json").write_text('{"stages": {"retrie', encoding="utf-8")
 
     listing = ada_client.get(f"/runs/{run.run_id}/artifacts/")

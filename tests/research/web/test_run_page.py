@@ -7,9 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from research import services
 from research.models import Run
-from research.web.actions import CANCELLED
+from research.runs import execute, rows
+from research.runs.rows import CANCELLED
+from research.store import store_for
 from tests.research.web.conftest import QUESTION, make_run, mark
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_the_progress_partial_shows_each_stage_state_and_its_counts_in_words(ada
     )
     mark(run, "filter", "done", {"kept": 12, "dropped": 13, "replans": 1})
     mark(run, "deepread", "running")
-    services.mark_run(run.run_id, Run.Status.RUNNING, "deepread")
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "deepread")
 
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
     assert response.status_code == 200
@@ -91,7 +92,7 @@ def test_a_failed_stage_says_what_went_wrong_in_plain_words_and_stops_polling(ad
     mark(
         run, "filter", "failed", error="internal error during filter (KeyError); see the server log"
     )
-    services.mark_run(
+    rows.mark_run(
         run.run_id,
         Run.Status.FAILED,
         "filter",
@@ -120,9 +121,9 @@ def test_a_run_whose_files_are_gone_says_so_and_offers_no_rerun(ada, ada_client,
     run = make_run(ada)
     mark(run, "retrieve", "done", {"candidates": 3})
     mark(run, "filter", "running")
-    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
-    shutil.rmtree(services.store_for(run.run_id).path)
-    services.fail_lost_run(run.run_id, services.FOLDER_GONE)
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    shutil.rmtree(store_for(run.run_id).path)
+    rows.fail_lost_run(run.run_id, rows.FOLDER_GONE)
 
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
 
@@ -145,7 +146,7 @@ def test_a_run_no_worker_has_taken_says_so(ada, ada_client):
 def test_a_finished_run_leads_to_its_report_with_the_recommendation_and_confidence(
     ada_client, finished_run
 ):
-    decision = services.store_for(finished_run.run_id).read_json("round_5_decision.json")
+    decision = store_for(finished_run.run_id).read_json("round_5_decision.json")
     response = ada_client.get(f"/runs/{finished_run.run_id}/")
     assert f'href="/runs/{finished_run.run_id}/report/"' in response.text
     assert "Open the report" in response.text
@@ -159,7 +160,7 @@ def test_a_finished_run_leads_to_its_report_with_the_recommendation_and_confiden
 def test_a_run_whose_best_option_rests_on_one_site_says_so_instead_of_not_found(
     ada_client, finished_run
 ):
-    store = services.store_for(finished_run.run_id)
+    store = store_for(finished_run.run_id)
     decision = store.read_json("round_5_decision.json")
     reason = "Loamdb has the highest weighted total, but all of it comes from one site."
     decision["recommendation"].update(option=None, single_site="loamdb.io", reasons=[reason])
@@ -178,12 +179,12 @@ def test_cancelling_a_running_run_stops_it_at_the_running_stage(ada, ada_client)
     run = make_run(ada)
     mark(run, "retrieve", "done", {"candidates": 25})
     mark(run, "filter", "running")
-    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "filter")
 
     response = ada_client.post(f"/runs/{run.run_id}/cancel/", follow=True)
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED and run.error == CANCELLED
-    stages = services.store_for(run.run_id).index()["stages"]
+    stages = store_for(run.run_id).index()["stages"]
     assert [stages[s]["status"] for s in stages] == [
         "done",
         "cancelled",
@@ -195,7 +196,7 @@ def test_cancelling_a_running_run_stops_it_at_the_running_stage(ada, ada_client)
     assert "<strong>Cancelled.</strong> It stopped before Filter finished." in response.text
     assert "Not run" in stage_block(response, "Decide")
     assert 'data-live="false"' in response.text
-    assert services.store_for(run.run_id).read_log()[-1]["event"] == "run_cancelled"
+    assert store_for(run.run_id).read_log()[-1]["event"] == "run_cancelled"
 
 
 def test_a_cancelled_run_is_listed_as_cancelled(ada, ada_client):
@@ -220,7 +221,7 @@ def test_rerunning_from_a_stage_resets_it_and_every_later_one_and_queues_it(
     finished_run.refresh_from_db()
     assert started == [(finished_run.run_id, "crosscheck")]
     assert finished_run.status == Run.Status.QUEUED and not finished_run.error
-    stages = services.store_for(finished_run.run_id).index()["stages"]
+    stages = store_for(finished_run.run_id).index()["stages"]
     assert [stages[s]["status"] for s in stages] == ["done", "done", "done", "pending", "pending"]
     assert "Re-running from cross-validate." in response.text
 
@@ -229,7 +230,7 @@ def test_a_stage_whose_earlier_stages_have_not_finished_is_not_rerun(ada, ada_cl
     run = make_run(ada)
     mark(run, "retrieve", "done", {"candidates": 3})
     mark(run, "filter", "failed", error="no candidates")
-    services.mark_run(run.run_id, Run.Status.FAILED, "filter", "filter: no candidates")
+    rows.mark_run(run.run_id, Run.Status.FAILED, "filter", "filter: no candidates")
     response = ada_client.post(f"/runs/{run.run_id}/rerun/", {"stage": "decide"}, follow=True)
     assert not started
     assert "Decide needs the stages before it. Re-run from Filter instead." in response.text
@@ -239,7 +240,7 @@ def test_a_cancelled_run_offers_to_continue_where_it_stopped(ada, ada_client, st
     run = make_run(ada)
     mark(run, "retrieve", "done", {"candidates": 25})
     mark(run, "filter", "running")
-    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "filter")
     ada_client.post(f"/runs/{run.run_id}/cancel/")
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
     assert 'value="filter"><button type="submit" class="btn primary">Continue from Filter' in (
@@ -292,7 +293,7 @@ def _analysed(run: Run, analysis: dict, tokens: dict) -> None:
         index["analysis"] = analysis
         index["tokens"] = tokens
 
-    services.store_for(run.run_id).update_index(change)
+    store_for(run.run_id).update_index(change)
 
 
 def test_a_run_without_a_model_says_its_analysis_was_deterministic(ada, ada_client):
@@ -350,7 +351,7 @@ def test_a_stage_where_some_model_answers_went_unused_says_the_reader_stood_in(a
             "filter": {"llm": {"OK": 1, "UNAVAILABLE": 1}},
         }
 
-    services.store_for(run.run_id).update_index(outcomes)
+    store_for(run.run_id).update_index(outcomes)
     response = ada_client.get(f"/runs/{run.run_id}/progress/")
     assert (
         "The model&#x27;s answer was used for 1 of 2 calls; the deterministic reader&#x27;s own "
@@ -362,7 +363,7 @@ def test_a_stage_where_some_model_answers_went_unused_says_the_reader_stood_in(a
 def test_repairing_a_run_whose_manifest_is_corrupt_rebuilds_it_and_goes_on(
     ada_client, finished_run, started
 ):
-    store = services.store_for(finished_run.run_id)
+    store = store_for(finished_run.run_id)
     store.path.joinpath("index.json").write_text("{", encoding="utf-8")
     store.artifact_path("round_5_decision.json").write_text("{}", encoding="utf-8")
 
@@ -381,15 +382,15 @@ def test_repairing_a_run_whose_manifest_is_corrupt_rebuilds_it_and_goes_on(
 def test_a_stage_whose_input_is_damaged_fails_saying_which_file_and_what_to_rerun(
     ada_client, finished_run
 ):
-    from research import pipeline
+
     from research.store import ArtifactDamaged
 
-    store = services.store_for(finished_run.run_id)
+    store = store_for(finished_run.run_id)
     path = store.artifact_path("round_4_crosscheck.json")
     path.write_bytes(path.read_bytes()[:-10] + b"   \n}\n\n\n\n")
 
     with pytest.raises(ArtifactDamaged):
-        pipeline.execute_stage(finished_run.run_id, "decide", force=True)
+        execute.execute_stage(finished_run.run_id, "decide", force=True)
 
     then = store.artifact_entry("round_4_crosscheck.json")["bytes"]
     run = Run.objects.get(pk=finished_run.pk)
@@ -402,8 +403,8 @@ def test_a_stage_whose_input_is_damaged_fails_saying_which_file_and_what_to_reru
 
 def test_a_run_whose_manifest_is_damaged_can_still_be_cancelled(ada, ada_client):
     run = make_run(ada)
-    services.mark_run(run.run_id, Run.Status.RUNNING, "filter")
-    services.store_for(run.run_id).path.joinpath("index.json").write_text("{", encoding="utf-8")
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "filter")
+    store_for(run.run_id).path.joinpath("index.json").write_text("{", encoding="utf-8")
 
     response = ada_client.post(f"/runs/{run.run_id}/cancel/", follow=True)
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from research import services
+from research.store import store_for
 from tests.research.web.conftest import make_run
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_only_your_own_runs_are_listed(ada_client, bob):
 
 
 def test_a_finished_run_shows_its_recommendation_and_confidence(ada_client, finished_run):
-    decision = services.store_for(finished_run.run_id).read_json("round_5_decision.json")
+    decision = store_for(finished_run.run_id).read_json("round_5_decision.json")
     response = ada_client.get("/runs/")
     option = decision["recommendation"]["option"]
     assert (f"<strong>{option}</strong>" if option else "No recommendation") in response.text

@@ -38,7 +38,7 @@ def pages(run_id: str, source_id: str) -> list[str]:
 def test_every_page_forbids_scripts_from_anywhere_but_this_site_and_has_none_inline(
     ada_client, finished_run, client, admin_client
 ):
-    from research.services import store_for
+    from research.store import store_for
 
     notes = store_for(finished_run.run_id).read_json("round_3_notes.json")
     source_id = next(s["source_id"] for s in notes["sources"] if s.get("page"))

@@ -1,9 +1,11 @@
-"""Celery is just another interface to the pipeline: a task takes a run id, runs one stage
-through research.pipeline, and hands over to the next stage.
+"""Celery is just another interface to the run engine: a task takes a run id, runs one
+stage (research.runs.execute), and hands over to the stage research.runs.flow names.
 
 Each stage task has a soft time limit of STAGE_TIME_LIMIT seconds, which ends the stage as
 failed with a readable reason, and a hard limit STAGE_TIME_GRACE seconds later, at which the
 pool kills the process running it (time limits need the prefork pool, Celery's default).
+Celery loads this module, and the worker's signals (research.runs.worker), through its
+`imports` setting (CELERY_IMPORTS).
 """
 
 from __future__ import annotations
@@ -12,15 +14,18 @@ import logging
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
-from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import OperationalError
 
-from research import diskspace, pipeline, services, steps  # noqa: F401  (registers the stages)
+from research import diskspace
 from research.artifacts import STAGES
 from research.diskspace import DiskFull
 from research.models import Run
-from research.store import StoreError
+from research.runs import flow
+from research.runs.execute import TimeLimit, execute_stage, pause_point, wait_for_space
+from research.runs.manifest import fail_stage, mark_queued, mark_stage
+from research.runs.spec import StageError
+from research.store import StoreError, store_for
 
 logger = logging.getLogger(__name__)
 
@@ -32,37 +37,40 @@ STAGE_PRIORITY = {stage: len(STAGES) - 1 - position for position, stage in enume
 
 # Disk and database hiccups are worth another try; a StageError is not.
 TRANSIENT = (OSError, OperationalError)
-SOFT_LIMIT = pipeline.TimeLimit(settings.STAGE_TIME_LIMIT, (SoftTimeLimitExceeded,))
+SOFT_LIMIT = TimeLimit(settings.STAGE_TIME_LIMIT, (SoftTimeLimitExceeded,))
+
+
+def start(run_id: str, stage: str = "retrieve") -> None:
+    Run.objects.filter(run_id=run_id).update(status=Run.Status.QUEUED, current_stage=stage)
+    enqueue(run_id, stage)
 
 
 def enqueue(run_id: str, stage: str) -> bool:
     """Queue `stage` unless it is already queued, running or done."""
-    if not pipeline.mark_queued(run_id, stage):
+    if not mark_queued(run_id, stage):
         return False
-    pipeline.pause_point(run_id, f"{stage}:queued")
+    pause_point(run_id, f"{stage}:queued")
     try:
         STAGE_TASKS[stage].delay(run_id)
     except Exception:
         # The broker refused it: un-mark it, so a retry or a resume can queue it again.
-        pipeline.mark_stage(services.store_for(run_id), stage, status="pending")
+        mark_stage(store_for(run_id), stage, status="pending")
         raise
     return True
 
 
 def advance(run_id: str, stage: str) -> str:
-    result = pipeline.execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
+    result = execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
     if result.status in ("locked", "cancelled"):
         # A locked run is handed over by the process holding it; a cancelled one stops.
         return result.status
-    pipeline.pause_point(run_id, f"{stage}:finished")
-    following = pipeline.next_stage(stage)
-    if pipeline.cancelled(services.store_for(run_id)):
+    pause_point(run_id, f"{stage}:finished")
+    handover = flow.hand_over(run_id, stage)
+    if handover.cancelled:
         return "cancelled"  # cancelled while this stage ran: its output stays, nothing follows
-    if following is None:
-        pipeline.finish_run(run_id, stage)
-    else:
-        enqueue(run_id, following)
-        pipeline.pause_point(run_id, f"{following}:sent")
+    if handover.next is not None:
+        enqueue(run_id, handover.next)
+        pause_point(run_id, f"{handover.next}:sent")
     return result.status
 
 
@@ -91,7 +99,7 @@ class StageTask(Task):
             f"took longer than {settings.STAGE_TIME_LIMIT} s, the stage time limit "
             f"(STAGE_TIME_LIMIT), and was killed after {settings.STAGE_TIME_GRACE} s more"
         )
-        pipeline.fail_stage(services.store_for(args[0]), stage, message, only_if="running")
+        fail_stage(store_for(args[0]), stage, message, only_if="running")
 
 
 def _stage_task(stage: str):
@@ -108,54 +116,20 @@ def _stage_task(stage: str):
         time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
     )
     def task(self, run_id: str) -> str:
-        pipeline.pause_point(run_id, f"{stage}:received")
+        pause_point(run_id, f"{stage}:received")
         try:
             return advance(run_id, stage)
         except DiskFull:
-            return "waiting"  # the supervisor sends it again once there is room
-        except (pipeline.StageError, StoreError, SoftTimeLimitExceeded):
+            return "waiting"  # a recovery pass sends it again once there is room
+        except (StageError, StoreError, SoftTimeLimitExceeded):
             return "failed"  # already recorded on the run; retrying cannot help
         except OSError as exc:
             if not diskspace.full(exc):
                 raise
-            pipeline.wait_for_space(services.store_for(run_id), stage, exc)
+            wait_for_space(store_for(run_id), stage, exc)
             return "waiting"  # the handover to the next stage could not be written
 
     return task
 
 
-retrieve_task = _stage_task("retrieve")
-filter_task = _stage_task("filter")
-deepread_task = _stage_task("deepread")
-crosscheck_task = _stage_task("crosscheck")
-decide_task = _stage_task("decide")
-
-STAGE_TASKS = {
-    "retrieve": retrieve_task,
-    "filter": filter_task,
-    "deepread": deepread_task,
-    "crosscheck": crosscheck_task,
-    "decide": decide_task,
-}
-
-
-def start(run_id: str, stage: str = "retrieve") -> None:
-    Run.objects.filter(run_id=run_id).update(status=Run.Status.QUEUED, current_stage=stage)
-    enqueue(run_id, stage)
-
-
-@worker_ready.connect
-def _recover_on_start(**_: object) -> None:
-    from research.recovery import Supervisor, recover_orphaned_runs
-
-    resumed = recover_orphaned_runs()
-    if resumed:
-        logger.warning("resumed runs left mid-stage by a dead worker: %s", ", ".join(resumed))
-    Supervisor.start_once(settings.STAGE_LEASE)
-
-
-@worker_shutdown.connect
-def _stop_supervising(**_: object) -> None:
-    from research.recovery import Supervisor
-
-    Supervisor.stop_running()
+STAGE_TASKS = {stage: _stage_task(stage) for stage in STAGES}

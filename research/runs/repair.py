@@ -18,10 +18,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from research import pipeline, services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Notes
 from research.models import Run
-from research.names import PAGES_DIR, stage_label
+from research.names import FINISHED, NOTES, PAGES_DIR, stage_label
+from research.runs import manifest, rows
+from research.runs.registry import REGISTRY, active_stages, damaged_output
 from research.store import (
     INDEX,
     ArtifactDamaged,
@@ -48,13 +49,13 @@ def from_damage(store: RunStore) -> tuple[str, ArtifactDamaged] | None:
     """The first stage with a damaged output and that damage, after resetting it and every
     later stage to run again; None when every finished stage's files are sound."""
     stages = store.index()["stages"]
-    for stage in pipeline.active_stages():
-        if stages[stage]["status"] not in pipeline.FINISHED:
+    for stage in active_stages():
+        if stages[stage]["status"] not in FINISHED:
             return None
-        damage = pipeline.damaged_output(store, stage)
+        damage = damaged_output(store, stage)
         if damage is not None:
             store.log("artifact_damaged", file=damage.name, stage=stage, problem=damage.problem)
-            pipeline.reset_from(store.run_id, stage)
+            manifest.reset_from(store.run_id, stage)
             return stage, damage
     return None
 
@@ -69,9 +70,9 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
         )
     with contextlib.suppress(OSError):
         os.replace(store.path / INDEX, store.path / DAMAGED_COPY)
-    index = _fresh_index(store, services.run_params(run))
+    index = _fresh_index(store, rows.run_params(run))
     sound = []
-    for stage in pipeline.active_stages():
+    for stage in active_stages():
         files = _sound_outputs(store, stage)
         if files is None:
             break
@@ -82,8 +83,8 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
     atomic_write(store.path / INDEX, dumps(index))
     store.log("manifest_rebuilt", problem=damage.problem, sound=sound, kept_as=DAMAGED_COPY)
     for stage in STAGES:
-        pipeline.mark_stage(store, stage)  # the rows follow the new manifest
-    if len(sound) < len(pipeline.active_stages()):
+        manifest.mark_stage(store, stage)  # the rows follow the new manifest
+    if len(sound) < len(active_stages()):
         Run.objects.filter(pk=run.pk).update(finished=None)
     return _said(sound)
 
@@ -109,7 +110,7 @@ def _fresh_index(store: RunStore, params: dict[str, Any]) -> dict[str, Any]:
 def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:
     """The manifest entries of the stage's files when all are there and parse, else None."""
     entries = []
-    for name, model in pipeline.REGISTRY[stage].outputs:
+    for name, model in REGISTRY[stage].outputs:
         entry = _entry(store, name, model)
         if entry is None:
             return None
@@ -124,9 +125,6 @@ def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:
 
 def _pages(store: RunStore) -> list[dict[str, Any]] | None:
     """Every stored page the notes name, when all are there."""
-    from research.artifacts import Notes
-    from research.names import NOTES
-
     try:
         notes = Notes.model_validate_json(store.path.joinpath(NOTES).read_bytes())
     except (OSError, ValidationError):
@@ -159,6 +157,6 @@ def _said(sound: list[str]) -> str:
     if not sound:
         return "rebuilt the manifest; no stage's output was sound, so the run starts over"
     last = stage_label(sound[-1])
-    if len(sound) == len(pipeline.active_stages()):
+    if len(sound) == len(active_stages()):
         return "rebuilt the manifest; every stage's output is sound"
     return f"rebuilt the manifest from the files that are sound, up to {last}"

@@ -12,39 +12,33 @@ A run is stuck when its current stage has made no progress for STAGE_LEASE secon
 - every stage done, and the run never marked finished.
 
 Each run is judged and acted on while holding its run lock, so no stage can start or
-finish meanwhile, and every status change goes through pipeline.transition, a gated
-update of the manifest: however many supervisors look at a run at once, one acts, the
-others see that it has, and the chain never forks.
+finish meanwhile, and every status change goes through research.runs.manifest.transition,
+a gated update of the manifest: however many recovery passes look at a run at once, one
+acts, the others see that it has, and the chain never forks. The passes themselves run in
+research.runs.loop.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import logging
-import threading
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any
 
-import redis
 from django.conf import settings
-from django.db import close_old_connections
 
-from research import diskspace, pipeline, services
+from research import diskspace
 from research.models import Run
-from research.names import stage_label
-from research.store import RunLocked, RunStore, StoreError, now_iso
+from research.names import FINISHED, stage_label
+from research.runs import broker, manifest, rows, tasks
+from research.runs.registry import active_stages
+from research.store import RunLocked, RunStore, StoreError, store_for
 
 logger = logging.getLogger(__name__)
 
 # A stage whose worker died this many times is failed rather than tried again: it is more
 # likely killing its worker (memory, a crash in a library) than being unlucky.
 MAX_RECOVERIES = 3
-# kombu's Redis transport keeps one list per priority step: queue, queue\x06\x161, ...
-_DEFAULT_STEPS = (0, 3, 6, 9)
-_DEFAULT_SEP = "\x06\x16"
 
 
 @dataclass(frozen=True)
@@ -107,7 +101,7 @@ def recover_orphaned_runs() -> list[str]:
         try:
             recovery = recover_run(run_id, settings.STAGE_LEASE, waiting=set(), running_lease=0.0)
         except Exception as exc:  # the supervisor tries again; the worker must start
-            if not _out_of_space(run_id, exc):
+            if not out_of_space(run_id, exc):
                 logger.exception("could not resume run %s", run_id)
             continue
         if recovery.did:
@@ -115,38 +109,17 @@ def recover_orphaned_runs() -> list[str]:
     return resumed
 
 
-# --- the supervisor -------------------------------------------------------------------------
-
-
-def supervise(lease: float) -> list[Recovery]:
-    """One pass over every unfinished run; returns what was done."""
-    runs = unfinished_runs()
-    waiting = waiting_messages(lease) if runs else set()
-    done = []
-    for run_id, created in runs:
-        try:
-            recovery = _lost(run_id, created, lease) or recover_run(run_id, lease, waiting=waiting)
-        except Exception as exc:  # one damaged run must not stop the others being looked after
-            if not _out_of_space(run_id, exc):
-                logger.exception("could not check run %s for recovery", run_id)
-            continue
-        if recovery.did:
-            logger.warning("run %s: %s", run_id, recovery.sentence())
-            done.append(recovery)
-    return done
-
-
-def _out_of_space(run_id: str, exc: BaseException) -> bool:
+def out_of_space(run_id: str, exc: BaseException) -> bool:
     """A run that could not be moved on for want of disk space waits for room: its row says
     so, and one log line says it once, not a traceback every pass."""
     cause = diskspace.full(exc)
     if cause is None:
         return False
     try:
-        stage = _current_stage(services.store_for(run_id).index()) or pipeline.active_stages()[0]
+        stage = _current_stage(store_for(run_id).index()) or active_stages()[0]
     except (OSError, StoreError):
-        stage = pipeline.active_stages()[0]
-    if services.wait_for_space(run_id, stage):
+        stage = active_stages()[0]
+    if rows.wait_for_space(run_id, stage):
         logger.warning(
             "run %s: %s waits for disk space (%s); it goes on once a write succeeds",
             run_id,
@@ -154,67 +127,6 @@ def _out_of_space(run_id: str, exc: BaseException) -> bool:
             cause.strerror or cause,
         )
     return True
-
-
-def unfinished_runs() -> list[tuple[str, datetime]]:
-    """(run id, created) of every run the database says is queued or running, oldest first."""
-    open_statuses = (Run.Status.QUEUED, Run.Status.RUNNING)
-    rows = Run.objects.filter(status__in=open_statuses).order_by("created")
-    return list(rows.values_list("run_id", "created"))
-
-
-def _lost(run_id: str, created: datetime, lease: float) -> Recovery | None:
-    """A run whose folder is gone, or was never completed, cannot go on: fail it with the
-    reason. A run's row is written a moment before its folder, so a folder is waited for
-    a third of the lease, one supervisor pass, after the row was created."""
-    store = services.store_for(run_id)
-    if store.exists() or (datetime.now(UTC) - created).total_seconds() < lease / 3:
-        return None
-    reason = services.FOLDER_UNFINISHED if pipeline.never_completed(store) else services.FOLDER_GONE
-    if not services.fail_lost_run(run_id, reason):
-        return Recovery(run_id, None, "", "was just failed by another process")
-    return Recovery(run_id, None, "failed", f"{reason} (folder {store.path})")
-
-
-class Supervisor(threading.Thread):
-    """A loop in every worker process that runs `supervise` every STAGE_LEASE / 3 seconds.
-
-    Why a thread in each worker and not a Celery beat schedule: beat must run exactly once
-    per deployment, so it lives in one process (`worker -B`), and when that worker dies
-    nobody is left to notice the runs that died with it. A loop in every worker keeps
-    recovery going for as long as any worker is alive, needs no extra process, and does not
-    wait behind a long stage for a pool slot. Several supervisors acting at once are safe:
-    see this module's docstring.
-    """
-
-    current: ClassVar[Supervisor | None] = None
-
-    def __init__(self, lease: float) -> None:
-        super().__init__(name="verdict-supervisor", daemon=True)
-        self.lease = lease
-        self.stopping = threading.Event()
-
-    @classmethod
-    def start_once(cls, lease: float) -> Supervisor:
-        if cls.current is None or not cls.current.is_alive():
-            cls.current = cls(lease)
-            cls.current.start()
-        return cls.current
-
-    @classmethod
-    def stop_running(cls) -> None:
-        if cls.current is not None:
-            cls.current.stopping.set()
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                supervise(self.lease)
-            except Exception:
-                logger.exception("the run supervisor's pass failed; it tries again")
-            finally:
-                close_old_connections()
-            self.stopping.wait(self.lease / 3)
 
 
 # --- one run --------------------------------------------------------------------------------
@@ -231,11 +143,11 @@ def recover_run(
     messages known to wait in the broker; None when the broker could not be read. A
     running stage nobody holds is taken back once its heartbeat is `running_lease` old
     (default: `lease`); a worker that has just started takes such orphans back at once."""
-    store = services.store_for(run_id)
+    store = store_for(run_id)
     if not store.exists():
         return Recovery(run_id, None, "", "has no run folder")
     leases = (lease, lease if running_lease is None else running_lease)
-    if services.waiting_for_space(run_id):
+    if rows.waiting_for_space(run_id):
         # Its stage stopped for want of space and nobody is running it: it is sent again
         # at the first pass whose write gets through, not a lease later.
         leases = (0.0, 0.0)
@@ -250,7 +162,7 @@ def recover_run(
 def _current_stage(index: dict[str, Any]) -> str | None:
     stages = index["stages"]
     return next(
-        (s for s in pipeline.active_stages() if stages[s]["status"] not in pipeline.FINISHED),
+        (s for s in active_stages() if stages[s]["status"] not in FINISHED),
         None,
     )
 
@@ -273,7 +185,7 @@ def _recover_locked(
         return _queued(store, stage, entry, lease, waiting)
     if status == "pending":
         return _pending(store, stage, index, lease)
-    services.mark_run(store.run_id, Run.Status.FAILED, stage, f"{stage}: {entry.get('error')}")
+    rows.mark_run(store.run_id, Run.Status.FAILED, stage, f"{stage}: {entry.get('error')}")
     return Recovery(store.run_id, stage, "failed", "had failed")
 
 
@@ -291,8 +203,8 @@ def _running(store: RunStore, stage: str, entry: dict[str, Any], lease: float) -
         return _give_up(store, stage, reason)
     when = {"status": "running", "heartbeat": entry.get("heartbeat")}
     # A stage stopped for want of disk space did not lose its worker: that is not counted.
-    waited = services.waiting_for_space(store.run_id)
-    fields = {**pipeline.queued_fields(), "recoveries": recoveries + (0 if waited else 1)}
+    waited = rows.waiting_for_space(store.run_id)
+    fields = {**manifest.queued_fields(), "recoveries": recoveries + (0 if waited else 1)}
     reason = (
         "waited for disk space, and there is room again"
         if waited
@@ -316,11 +228,11 @@ def _queued(
         return Recovery(store.run_id, stage, "", "is waiting in the queue for a free worker")
     when = {"status": "queued", "queued_at": entry.get("queued_at")}
     reason = "was queued, but no message for it was left in the broker"
-    return _resend(store, stage, when, pipeline.queued_fields(), reason)
+    return _resend(store, stage, when, manifest.queued_fields(), reason)
 
 
 def _pending(store: RunStore, stage: str, index: dict[str, Any], lease: float) -> Recovery:
-    stages = pipeline.active_stages()
+    stages = active_stages()
     position = stages.index(stage)
     previous = stages[position - 1] if position else None
     since = index["stages"][previous]["finished"] if previous else index.get("created")
@@ -331,13 +243,13 @@ def _pending(store: RunStore, stage: str, index: dict[str, Any], lease: float) -
 
 
 def _finish(store: RunStore, index: dict[str, Any], lease: float) -> Recovery:
-    last = pipeline.active_stages()[-1]
+    last = active_stages()[-1]
     # The worker that ran the last stage marks the run finished after letting go of its
     # lock: give it the lease to do so.
     since = index.get("finished") or index["stages"][last]["finished"]
     if not _stale(since, lease):
         return Recovery(store.run_id, None, "", "is about to be marked finished")
-    pipeline.finish_run(store.run_id, last)
+    manifest.finish_run(store.run_id, last)
     reason = "every stage had finished, but the run was never marked finished"
     store.log("run_recovered", stage=None, reason=reason)
     return Recovery(store.run_id, None, "finished", reason)
@@ -346,7 +258,7 @@ def _finish(store: RunStore, index: dict[str, Any], lease: float) -> Recovery:
 def _resend(
     store: RunStore, stage: str, when: dict[str, Any], fields: dict[str, Any], reason: str
 ) -> Recovery:
-    if not pipeline.transition(store, stage, when, **fields):
+    if not manifest.transition(store, stage, when, **fields):
         return Recovery(store.run_id, stage, "", "was just moved on by another process")
     _send(store.run_id, stage)
     store.log("run_recovered", stage=stage, reason=reason)
@@ -354,8 +266,6 @@ def _resend(
 
 
 def _enqueue(store: RunStore, stage: str, reason: str, event: str = "run_recovered") -> Recovery:
-    from research import tasks  # tasks imports this module at worker start
-
     if not tasks.enqueue(store.run_id, stage):
         return Recovery(store.run_id, stage, "", "was just moved on by another process")
     store.log(event, stage=stage, reason=reason)
@@ -365,13 +275,11 @@ def _enqueue(store: RunStore, stage: str, reason: str, event: str = "run_recover
 def _send(run_id: str, stage: str) -> None:
     """Send the stage's message. If the broker refuses, the error goes up and the stage
     stays queued with a fresh lease: a pass after the lease sends it again."""
-    from research import tasks
-
     tasks.STAGE_TASKS[stage].delay(run_id)
 
 
 def _give_up(store: RunStore, stage: str, reason: str) -> Recovery:
-    pipeline.fail_stage(store, stage, reason, only_if="running")
+    manifest.fail_stage(store, stage, reason, only_if="running")
     return Recovery(store.run_id, stage, "failed", reason)
 
 
@@ -386,70 +294,6 @@ def _stale(stamp: str | None, lease: float) -> bool:
     return (datetime.now(UTC) - then).total_seconds() > lease
 
 
-# --- the broker -----------------------------------------------------------------------------
-
-
-def waiting_messages(lease: float | None = None) -> set[tuple[str, str]] | None:
-    """(stage, run id) of every stage message that is live in the broker: waiting in the
-    queue, or taken by a worker within the last `lease` seconds (default STAGE_LEASE).
-    None when the broker cannot be read.
-
-    A message taken longer ago, whose stage is still queued, belongs to a dead worker:
-    with acks_late and a prefetch of one, a live worker starts what it takes at once."""
-    from research.celery import app
-
-    url = app.conf.broker_url or ""
-    if not url.startswith(("redis://", "rediss://", "unix://")):
-        return None
-    lease = settings.STAGE_LEASE if lease is None else lease
-    queue = app.conf.task_default_queue
-    try:
-        client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        with client:
-            raw = [m for key in queue_keys(queue) for m in client.lrange(key, 0, -1)]
-            # Read after the queue, so a message taken meanwhile is seen here.
-            tags = client.zrangebyscore("unacked_index", time.time() - lease, "+inf")
-            taken = client.hmget("unacked", tags) if tags else []
-    except redis.RedisError:
-        logger.warning("could not read the task queue at %s", url, exc_info=True)
-        return None
-    messages = [_parsed(m) for m in raw] + [_parsed(t, taken=True) for t in taken if t]
-    return {found for m in messages if m and (found := _stage_message(m)) is not None}
-
-
-def queue_keys(queue: str) -> list[str]:
-    """The Redis lists that hold `queue`'s messages, one per priority step, as kombu's
-    Redis transport names them with the configured steps and separator."""
-    from research.celery import app
-
-    options = app.conf.broker_transport_options or {}
-    steps = sorted({int(step) for step in options.get("priority_steps") or _DEFAULT_STEPS})
-    sep = options.get("sep", _DEFAULT_SEP)
-    return [queue if not step else f"{queue}{sep}{step}" for step in steps]
-
-
-def _parsed(raw: bytes, taken: bool = False) -> dict[str, Any] | None:
-    try:
-        message = json.loads(raw)
-        return message[0] if taken else message  # taken: [message, exchange, routing key]
-    except (ValueError, KeyError, IndexError, TypeError):
-        return None
-
-
-def _stage_message(message: dict[str, Any]) -> tuple[str, str] | None:
-    try:
-        task = message["headers"]["task"]
-        if not task.startswith("research."):
-            return None
-        body = message["body"]
-        if message.get("properties", {}).get("body_encoding") == "base64":
-            body = base64.b64decode(body)
-        args = json.loads(body)[0]
-        return task.removeprefix("research."), str(args[0])
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return None
-
-
 # --- the operator ---------------------------------------------------------------------------
 
 
@@ -457,40 +301,26 @@ def resume(run_id: str) -> str:
     """Hand an unfinished run back to the workers from where it stopped, whatever state it
     was left in, and say what was done. An operator is asking, so no lease is waited for:
     a stage nobody is working on is queued again at once."""
-    stage = pipeline.first_unfinished(run_id)
-    store = services.store_for(run_id)
+    stage = manifest.first_unfinished(run_id)
+    store = store_for(run_id)
     if stage is None:
         if not store.index().get("finished"):
-            pipeline.finish_run(run_id, pipeline.active_stages()[-1])
+            manifest.finish_run(run_id, active_stages()[-1])
             return "Every stage already has valid output: marked the run finished."
         return "Every stage already has valid output; nothing to queue."
     entry = store.index()["stages"][stage]
-    if entry["status"] in pipeline.FINISHED or pipeline.cancelled(store):
+    if entry["status"] in FINISHED or manifest.cancelled(store):
         # Its output was damaged or removed, or the run was cancelled: asking to resume
         # is asking to carry on.
-        pipeline.reset_from(run_id, stage)
+        manifest.reset_from(run_id, stage)
         entry = store.index()["stages"][stage]
     Run.objects.filter(run_id=run_id, status=Run.Status.FAILED).update(
         status=Run.Status.QUEUED, current_stage=stage, error="", finished=None
     )
     if entry["status"] in ("queued", "running"):
-        return recover_run(run_id, 0.0, waiting=waiting_messages()).sentence()
+        return recover_run(run_id, 0.0, waiting=broker.waiting_messages()).sentence()
     if entry["status"] == "failed":
         reason = f"had failed ({entry.get('error') or 'no reason recorded'})"
     else:
         reason = "is the first stage without valid output"
     return _enqueue(store, stage, reason, event="run_resumed").sentence()
-
-
-__all__ = [
-    "MAX_RECOVERIES",
-    "Recovery",
-    "Supervisor",
-    "now_iso",
-    "orphaned_runs",
-    "recover_orphaned_runs",
-    "recover_run",
-    "resume",
-    "supervise",
-    "waiting_messages",
-]

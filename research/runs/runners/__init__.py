@@ -1,0 +1,34 @@
+"""The stage runners, one module per stage: each loads its stage's inputs from the run
+folder, calls the stage (research.stages, decisions), and writes its outputs.
+
+SPECS is the stage registry's one table (research.runs.registry): which runner runs each
+stage, and the artifacts it must leave behind, in pipeline order.
+"""
+
+from __future__ import annotations
+
+from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Notes, Plan
+from research.names import (
+    CANDIDATES,
+    CROSSCHECK,
+    DECISION,
+    FILTERED,
+    NOTES,
+    NOTES_MD,
+    PLAN,
+    REPORT,
+)
+from research.runs.runners.crosscheck import run_crosscheck
+from research.runs.runners.decide import run_decide
+from research.runs.runners.deepread import run_deepread
+from research.runs.runners.filter import run_filter
+from research.runs.runners.retrieve import run_retrieve
+from research.runs.spec import StageSpec
+
+SPECS: tuple[StageSpec, ...] = (
+    StageSpec("retrieve", [(PLAN, Plan), (CANDIDATES, Candidates)], run_retrieve),
+    StageSpec("filter", [(FILTERED, Filtered)], run_filter),
+    StageSpec("deepread", [(NOTES, Notes), (NOTES_MD, None)], run_deepread),
+    StageSpec("crosscheck", [(CROSSCHECK, Crosscheck)], run_crosscheck),
+    StageSpec("decide", [(DECISION, Decision), (REPORT, None)], run_decide),
+)

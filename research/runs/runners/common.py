@@ -1,0 +1,56 @@
+"""What the stage runners share: the run's limits, its search providers, the stored pages,
+and the manifest's summary of how every provider call of a stage ended."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.conf import settings
+
+from research.artifacts import Limits, Notes, Plan
+from research.providers.search import SourceSpecError, build_provider
+from research.runs.spec import StageError
+from research.store import RunStore
+
+
+def limits_from(params: dict[str, Any]) -> Limits:
+    defaults = Limits(
+        max_candidates=settings.MAX_CANDIDATES,
+        max_kept=settings.MAX_KEPT,
+        min_kept=settings.MIN_KEPT,
+        max_pages=settings.MAX_PAGES,
+        max_page_chars=settings.MAX_PAGE_CHARS,
+    )
+    return defaults.model_copy(update=params.get("limits") or {})
+
+
+def providers_for(plan: Plan) -> dict[str, Any]:
+    try:
+        return {spec: build_provider(spec) for spec in plan.sources}
+    except SourceSpecError as exc:
+        raise StageError(str(exc)) from exc
+
+
+def outcome_counts(calls: list[Any]) -> dict[str, int]:
+    return dict(Counter(str(c.outcome) for c in calls))
+
+
+def record_outcomes(store: RunStore, stage: str, calls: list[tuple[str, str]]) -> None:
+    """Summarise in the manifest how every provider call of a stage ended. Setting each
+    provider's entry (not adding to it) keeps a stage that runs again from counting twice;
+    the stage's other entries (its model calls, `llm`) stay."""
+    summary: dict[str, dict[str, int]] = {}
+    for provider, outcome in calls:
+        summary.setdefault(provider, Counter())[outcome] += 1  # type: ignore[index]
+    store.update_index(
+        lambda index: (
+            index.setdefault("provider_outcomes", {})
+            .setdefault(stage, {})
+            .update({p: dict(c) for p, c in summary.items()})
+        )
+    )
+
+
+def stored_pages(store: RunStore, notes: Notes) -> dict[str, str]:
+    return {s.source_id: store.read_text(s.page) for s in notes.ok_sources() if s.page}

@@ -1,0 +1,61 @@
+"""Runs retrieve: the plan from the run's parameters, then the candidates its queries find."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from research.artifacts import Plan
+from research.llm import open_llm
+from research.names import CANDIDATES, PLAN
+from research.runs.runners.common import (
+    limits_from,
+    outcome_counts,
+    providers_for,
+    record_outcomes,
+)
+from research.runs.spec import StageError
+from research.stages.context import StageContext
+from research.stages.plan import PlanError, build_plan, decompose
+from research.stages.retrieve import retrieve
+from research.store import RunStore
+
+
+def plan_from(params: dict[str, Any]) -> Plan:
+    dimensions = [(d["name"], float(d["weight"])) for d in params.get("dimensions") or []]
+    try:
+        return build_plan(
+            params["question"],
+            list(params.get("options") or []),
+            dimensions or None,
+            params.get("preset") or None,
+            list(params["sources"]),
+            limits_from(params),
+        )
+    except PlanError as exc:
+        raise StageError(str(exc)) from exc
+
+
+def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    plan = plan_from(store.index()["params"])
+    plan = decompose(plan, open_llm(store, ctx, "retrieve", task="plan"), ctx)
+    store.write_json(PLAN, plan)
+    ctx.record(
+        "plan_made",
+        options=plan.options,
+        options_source=plan.options_source,
+        dimensions=[d.model_dump() for d in plan.dimensions],
+        queries=len(plan.queries),
+        language=plan.language,
+    )
+    candidates = retrieve(plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY)
+    store.write_json(CANDIDATES, candidates)
+    record_outcomes(
+        store, "retrieve", [(c.provider, c.outcome.value) for c in candidates.provider_calls]
+    )
+    return {
+        "queries": len(plan.queries),
+        "candidates": len(candidates.candidates),
+        "outcomes": outcome_counts(candidates.provider_calls),
+    }

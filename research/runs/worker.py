@@ -1,0 +1,28 @@
+"""What a Celery worker does besides running stage tasks: when it is ready, it resumes the
+runs a dead worker left mid-stage and starts its recovery loop; when it shuts down, it
+stops the loop. Celery loads this module through its `imports` setting (CELERY_IMPORTS)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
+
+from research.runs.loop import RecoveryLoop
+from research.runs.recovery import recover_orphaned_runs
+
+logger = logging.getLogger(__name__)
+
+
+@worker_ready.connect
+def _recover_on_start(**_: object) -> None:
+    resumed = recover_orphaned_runs()
+    if resumed:
+        logger.warning("resumed runs left mid-stage by a dead worker: %s", ", ".join(resumed))
+    RecoveryLoop.start_once(settings.STAGE_LEASE)
+
+
+@worker_shutdown.connect
+def _stop_recovering(**_: object) -> None:
+    RecoveryLoop.stop_running()
