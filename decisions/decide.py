@@ -47,8 +47,8 @@ from research.artifacts import (
     Recommendation,
     ScoreCell,
 )
+from research.context import StageContext
 from research.llm import StageLLM
-from research.stages.context import StageContext
 from research.stages.text import in_language
 
 _TEXT = {

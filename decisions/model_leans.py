@@ -29,9 +29,9 @@ from pydantic import BaseModel, Field
 
 from decisions.scoring import ModelLean, SourceInfo, standing
 from research.artifacts import Claim, Plan
+from research.context import StageContext
 from research.llm import Ask, StageLLM, render_prompt
 from research.llm.budget import estimate_tokens
-from research.stages.context import StageContext
 
 CLAIMS_PER_CELL = 3
 QUOTE_TOKENS = 40

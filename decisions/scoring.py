@@ -72,9 +72,9 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
+from research.providers.urls import registrable_domain
 from research.stages.sourcekind import SourceKind, Standing, classify
 from research.stages.text import in_language
-from research.stages.urls import registrable_domain
 
 WEIGHTS = {"base": 0.4, "strength": 0.3, "consistency": 0.2, "timeliness": 0.1}
 # (maximum age in years, timeliness), checked in order.

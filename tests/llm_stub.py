@@ -1,4 +1,4 @@
-"""Pytest fixtures around the OpenAI-compatible stub (research.llm.stub) on 127.0.0.1."""
+"""Pytest fixtures around the OpenAI-compatible stub (tools.fakes.llm_stub) on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from research.llm.stub import LLMStub, Received, Reply, answer, count_tokens, schema_answer
+from tools.fakes.llm_stub import LLMStub, Received, Reply, answer, count_tokens, schema_answer
 
 __all__ = ["LLMStub", "Received", "Reply", "answer", "count_tokens", "schema_answer"]
 

@@ -1,4 +1,4 @@
-"""Pytest fixtures around the local web (research.localweb): nothing leaves 127.0.0.x."""
+"""Pytest fixtures around the local web (tools.fakes.localweb): nothing leaves 127.0.0.x."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from research.localweb import LocalWeb, Route
+from tools.fakes.localweb import LocalWeb, Route
 
 
 class TestWeb(LocalWeb):

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from research.stages.context import StageContext
+from research.context import StageContext
 from research.store import RunStore, now_iso
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")

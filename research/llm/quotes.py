@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from research.stages.context import StageContext
+from research.context import StageContext
 
 T = TypeVar("T")
 

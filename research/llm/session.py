@@ -26,12 +26,12 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel
 
+from research.context import StageContext
 from research.llm.budget import TokenBudget
 from research.llm.client import Answer, Ask, ChatClient, Sleep
 from research.llm.concurrency import gather_limited, run_sync
 from research.llm.config import LLMConfig
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 from research.store import RunStore, now_iso
 
 M = TypeVar("M", bound=BaseModel)

@@ -41,6 +41,7 @@ from research.artifacts import (
     Plan,
     RankedOption,
 )
+from research.context import StageContext
 from research.mcp.common import (
     INVALID,
     NOT_READY,
@@ -66,15 +67,14 @@ from research.outcomes import Outcome
 from research.providers.extract import extract_page
 from research.providers.fetch import HttpFetcher
 from research.providers.search import SourceSpecError, build_provider
+from research.providers.urls import canonical_url, source_id
 from research.runs.runners.decide import decide_from_files
 from research.selectors import run_stages
 from research.sources import SourceChoice, UnknownSource, configured_sources
-from research.stages.context import StageContext
 from research.stages.filter import filter_candidates
 from research.stages.keypoints import key_points
 from research.stages.plan import PlanError, build_plan
 from research.stages.text import discover_aliases
-from research.stages.urls import canonical_url, source_id
 from research.store import store_for
 
 MAX_RESULTS = 10  # one search answers with at most this many results

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 
 from research import diskspace
+from research.context import StageContext
 from research.models import Run
 from research.names import FINISHED
 from research.runs import rows
@@ -32,7 +33,6 @@ from research.runs.manifest import (
 )
 from research.runs.registry import REGISTRY, outputs_valid
 from research.runs.spec import StageError
-from research.stages.context import StageContext
 from research.store import (
     INDEX,
     INDEX_LOCK,

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from research.stages.context import StageContext
+from research.context import StageContext
 from research.store import RunStore
 
 

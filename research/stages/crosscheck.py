@@ -16,6 +16,7 @@ from research.artifacts import (
     Plan,
     SourceNotes,
 )
+from research.context import StageContext
 from research.stages.claims import Fact, extract
 from research.stages.claims.reading import (
     Reading,
@@ -26,7 +27,6 @@ from research.stages.conflicts import (
     find_conflicts,
     option_segments,
 )
-from research.stages.context import StageContext
 from research.stages.fact_conflicts import (
     CHANGE,
     SourceFacts,

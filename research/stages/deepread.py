@@ -9,17 +9,17 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from research.artifacts import Filtered, KeptCandidate, KeyPoint, Notes, Plan, SourceNotes
+from research.context import StageContext
 from research.llm import StageLLM
 from research.names import page_artifact
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract import extract_page
-from research.stages.context import StageContext
+from research.providers.urls import site_of
 from research.stages.keypoints import MIN_SCORE, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
 from research.stages.text import discover_aliases, mentions
-from research.stages.urls import site_of
 
 _LOCAL_TYPES = {
     ".html": "text/html",

@@ -17,11 +17,11 @@ from research.artifacts import (
     ContradictionSide,
     SourceNotes,
 )
+from research.providers.urls import registrable_domain
 from research.stages.claims import LICENCE_PATTERNS, parse_number
 from research.stages.claims.versions import PARTS_OF_YEAR, readable_date, same_release
 from research.stages.sourcekind import classify
 from research.stages.text import contains_term
-from research.stages.urls import registrable_domain
 
 COMPARABLE_STRENGTH = 30  # stances only contradict when their sources weigh about the same
 QUANTITY_TOLERANCE = 0.25  # "about 40" and "42" agree; 40 and 60 do not

@@ -27,12 +27,12 @@ from research.artifacts import (
     KeptCandidate,
     Plan,
 )
+from research.context import StageContext
 from research.llm import Ask, StageLLM, render_prompt
-from research.stages.context import StageContext
+from research.providers.urls import canonical_url
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
 from research.stages.text import contains_term, discover_aliases, has_cjk, mentions, terms
-from research.stages.urls import canonical_url
 
 STALE_YEARS = 5  # older than this loses its freshness points
 OUTDATED_YEARS = 10  # older than this is dropped

@@ -31,20 +31,20 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from research.artifacts import Claim, Contradiction, ContradictionSide, KeyPoint, Plan, SourceNotes
+from research.context import StageContext
 from research.llm import Answer, Ask, StageLLM, render_prompt
 from research.llm.budget import estimate_tokens
+from research.providers.urls import registrable_domain
 from research.stages.claims import dimension_for, scope_of
 from research.stages.claims.gate import not_a_statement
 from research.stages.claims.reading import Point as ReaderPoint
 from research.stages.claims.reading import options_spoken_of
 from research.stages.conflicts import ALSO, Conflict, Statement, near_conflicts
-from research.stages.context import StageContext
 from research.stages.crosscheck import not_the_projects
 from research.stages.fact_conflicts import CHANGE
 from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
 from research.stages.sentence_conflicts import side_claim
 from research.stages.text import first_mention, has_cjk
-from research.stages.urls import registrable_domain
 
 TEXT_TOKENS = 34  # a key point's text, cut around its option: ~135 Latin characters
 POINTS_PER_PAGE = 3.5  # key points sent for each page read: 28 for 8 pages

@@ -23,9 +23,9 @@ from functools import cached_property
 from pydantic import BaseModel
 
 from research.artifacts import KeyPoint, Plan, SourceNotes
+from research.context import StageContext
 from research.llm import Ask, StageLLM, render_prompt
 from research.stages.claims import extract
-from research.stages.context import StageContext
 from research.stages.keypoints import MIN_SCORE, Scored, best_points
 from research.stages.text import mentions
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field
 
 from research.artifacts import Dimension, Limits, Plan, SubQuery
+from research.context import StageContext
 from research.llm import Ask, StageLLM, render_prompt
-from research.stages.context import StageContext
 
 
 class PlanError(ValueError):

@@ -8,10 +8,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 
 from research.artifacts import Candidate, Candidates, Plan, ProviderCall, SubQuery
+from research.context import StageContext
 from research.outcomes import Outcome
 from research.providers.base import SearchHit, SearchProvider
-from research.stages.context import StageContext
-from research.stages.urls import canonical_url, source_id, web_address
+from research.providers.urls import canonical_url, source_id, web_address
 
 HITS_PER_QUERY = 20
 

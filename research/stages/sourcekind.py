@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from research.providers.urls import site_of
 from research.stages.text import in_language, mentions, option_names
-from research.stages.urls import site_of
 
 STANDARD_HOSTS = (
     "arxiv.org",

@@ -1,9 +1,10 @@
-"""The pipeline pages. The report pages of a run (report/, evidence/, export.md) live in
-decisions.urls under the same /runs/<run_id>/ prefix; these routes stay clear of them."""
+"""The web pages: the question form, the runs list, and every page of a run (its progress,
+its files, its report, the evidence behind it and the Markdown export)."""
 
 from django.urls import path
 
 from research.web import artifact_views, run_views, views
+from research.web.report import views as report_views
 
 app_name = "web"
 
@@ -16,6 +17,9 @@ urlpatterns = [
     path("runs/<str:run_id>/cancel/", run_views.cancel, name="cancel"),
     path("runs/<str:run_id>/rerun/", run_views.rerun, name="rerun"),
     path("runs/<str:run_id>/repair/", run_views.repair, name="repair"),
+    path("runs/<str:run_id>/report/", report_views.report, name="report"),
+    path("runs/<str:run_id>/evidence/<str:source_id>/", report_views.evidence, name="evidence"),
+    path("runs/<str:run_id>/export.md", report_views.export_markdown, name="export"),
     path("runs/<str:run_id>/artifacts/", artifact_views.artifacts, name="artifacts"),
     path(
         "runs/<str:run_id>/artifacts/view/<path:name>",

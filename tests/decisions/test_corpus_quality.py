@@ -17,8 +17,10 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from decisions import corpus_runner
-from decisions.corpus_quality import (
+from research.models import Run
+from research.providers.search.local import read_document
+from tools.quality import corpus_runner
+from tools.quality.corpus import (
     FUNNEL,
     RunArtifacts,
     TopicScore,
@@ -27,8 +29,6 @@ from decisions.corpus_quality import (
     score_run,
     tokens,
 )
-from research.models import Run
-from research.providers.search.local import read_document
 
 MINI_CORPUS = Path(settings.BASE_DIR) / "tests" / "fixtures" / "devcorpus_mini"
 TALLY = "https://tallyforge.example/docs/about"

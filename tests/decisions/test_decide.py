@@ -24,8 +24,8 @@ from research.artifacts import (
     ProviderCall,
     SourceNotes,
 )
+from research.context import StageContext
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 
 TODAY = date(2025, 6, 1)
 RECENT = "2025-04-02"

@@ -4,7 +4,7 @@ import string
 
 import pytest
 
-from decisions.i18n import HEADINGS, STRINGS, Strings
+from reports.strings import HEADINGS, STRINGS, Strings
 
 
 def fields(text: str) -> set[str]:

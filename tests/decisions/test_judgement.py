@@ -1,4 +1,4 @@
-"""Judging a run's readings against a careful reader's labels (decisions.judgement), rule
+"""Judging a run's readings against a careful reader's labels (tools.quality.judgement), rule
 by rule on hand-made round 4 records, and end to end through `quality --corpus`."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from decisions.judgement import judge, matches
+from tools.quality.judgement import judge, matches
 
 MINI_CORPUS = Path(settings.BASE_DIR) / "tests" / "fixtures" / "devcorpus_mini"
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from decisions.narrative import Say, cause, describe, reasons, top_contradiction
+from reports.narrative import Say, cause, describe, reasons, top_contradiction
 from research.artifacts import (
     Assessment,
     Claim,

@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from decisions.decide import decide, verify_quotes
-from decisions.i18n import HEADINGS
-from decisions.report import SECTIONS, ReportIncomplete, ReportInput, render, validate
+from reports.report import SECTIONS, ReportIncomplete, ReportInput, render, validate
+from reports.strings import HEADINGS
 from research.artifacts import (
     Candidates,
     Claim,
@@ -23,8 +23,8 @@ from research.artifacts import (
     Plan,
     SourceNotes,
 )
+from research.context import StageContext
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 
 PAGE = "---\nsource_id: s1\n---\n\nLoamdb is released under the MIT License."
 LANGUAGES = ("en", "zh")

@@ -9,8 +9,8 @@ from datetime import date
 from markdown_it import MarkdownIt
 
 from decisions.decide import decide, verify_quotes
-from decisions.markdown import escape, link_address, unescape
-from decisions.report import ReportInput, quoted_in, render
+from reports.markdown import escape, link_address, unescape
+from reports.report import ReportInput, quoted_in, render
 from research.artifacts import (
     Candidates,
     Claim,
@@ -22,8 +22,8 @@ from research.artifacts import (
     Plan,
     SourceNotes,
 )
+from research.context import StageContext
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 
 QUESTION = "Choose between Fernwick and Gorsebrook [click me](javascript:alert(1)) <b>now</b>"
 OPTIONS = ["Fernwick", "Gorse_brook*"]

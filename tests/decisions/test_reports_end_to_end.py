@@ -7,12 +7,12 @@ import shutil
 
 import pytest
 
-from decisions.i18n import HEADINGS
-from decisions.quality import report_quotes
-from decisions.report import SECTIONS, ReportIncomplete, validate
+from reports.report import SECTIONS, ReportIncomplete, validate
+from reports.strings import HEADINGS
 from research.artifacts import Notes
 from research.runs.runners.common import stored_pages
 from tests.runs import CORPUS_EN, CORPUS_ZH, run_question
+from tools.quality.pairs import report_quotes
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from decisions.export import absolute_page_links, file_urls
+from reports.export import absolute_page_links, file_urls
 from research import services
 from research.artifacts import STAGES, Candidates
 from research.diskspace import DiskFull

@@ -32,7 +32,7 @@ from research.providers.deadline import Deadline
 from research.providers.mcp_client import RemoteFailure, call_tool
 from research.providers.mcp_sources import Server
 from research.providers.search.local import iso_date
-from research.stages.urls import web_address
+from research.providers.urls import web_address
 
 QUERY_ARGUMENTS = ("query", "q")
 LIMIT_ARGUMENTS = ("max_results", "limit", "top_k")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from research.artifacts import Notes, Plan
+from research.context import StageContext
 from research.llm import open_llm
 from research.names import CROSSCHECK, NOTES, PLAN
 from research.runs.runners.common import stored_pages
-from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.llm_crosscheck import ModelReview
 from research.store import RunStore

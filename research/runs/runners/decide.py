@@ -12,13 +12,13 @@ from typing import Any
 from django.conf import settings
 
 from decisions.decide import Verified, decide, verify_quotes
-from decisions.report import ReportIncomplete, ReportInput, render
+from reports.report import ReportIncomplete, ReportInput, render
 from research.artifacts import STAGES, Candidates, Crosscheck, Decision, Filtered, Notes, Plan
+from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, REPORT
 from research.runs.runners.common import stored_pages
 from research.runs.spec import StageError
-from research.stages.context import StageContext
 from research.store import RunStore
 
 

@@ -8,11 +8,11 @@ from typing import Any
 from django.conf import settings
 
 from research.artifacts import Filtered, Plan
+from research.context import StageContext
 from research.llm import open_llm
 from research.names import FILTERED, NOTES, NOTES_MD, PLAN, page_artifact
 from research.providers.fetch import HttpFetcher
 from research.runs.runners.common import record_outcomes
-from research.stages.context import StageContext
 from research.stages.deepread import deep_read, notes_markdown
 from research.store import RunStore
 

@@ -8,10 +8,10 @@ from typing import Any
 from django.conf import settings
 
 from research.artifacts import Candidates, Filtered, Plan
+from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.names import CANDIDATES, FILTERED, PLAN
 from research.runs.runners.common import providers_for, record_outcomes
-from research.stages.context import StageContext
 from research.stages.filter import filter_candidates
 from research.stages.plan import broaden
 from research.stages.retrieve import retrieve

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 
 from research.artifacts import Plan
+from research.context import StageContext
 from research.llm import open_llm
 from research.names import CANDIDATES, PLAN
 from research.runs.runners.common import (
@@ -16,7 +17,6 @@ from research.runs.runners.common import (
     record_outcomes,
 )
 from research.runs.spec import StageError
-from research.stages.context import StageContext
 from research.stages.plan import PlanError, build_plan, decompose
 from research.stages.retrieve import retrieve
 from research.store import RunStore

@@ -14,9 +14,9 @@ pytestmark = pytest.mark.django_db
 
 def urls(run_id: str, source_id: str) -> list[str]:
     return [
-        reverse("decisions:report", args=[run_id]),
-        reverse("decisions:evidence", args=[run_id, source_id]),
-        reverse("decisions:export", args=[run_id]),
+        reverse("web:report", args=[run_id]),
+        reverse("web:evidence", args=[run_id, source_id]),
+        reverse("web:export", args=[run_id]),
     ]
 
 

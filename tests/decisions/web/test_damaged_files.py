@@ -33,7 +33,7 @@ def test_a_truncated_round_file_makes_the_report_page_name_it_and_offer_its_stag
     run = install("en")
     truncate(run, "round_2_filtered.json")
 
-    response = ada_client.get(reverse("decisions:report", args=[run.run_id]))
+    response = ada_client.get(reverse("web:report", args=[run.run_id]))
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -47,8 +47,8 @@ def test_a_stored_page_truncated_after_the_fact_is_never_quoted_as_if_whole(inst
     source_id, page = first_page(run)
     truncate(run, page)
 
-    report = ada_client.get(reverse("decisions:report", args=[run.run_id])).content.decode()
-    viewer = ada_client.get(reverse("decisions:evidence", args=[run.run_id, source_id]))
+    report = ada_client.get(reverse("web:report", args=[run.run_id])).content.decode()
+    viewer = ada_client.get(reverse("web:evidence", args=[run.run_id, source_id]))
 
     for html in (report, viewer.content.decode()):
         assert f"<code>{page}</code>: its contents no longer match the checksum" in html
@@ -60,7 +60,7 @@ def test_a_damaged_report_is_not_exported(install, ada_client):
     run = install("en")
     truncate(run, "report.md")
 
-    response = ada_client.get(reverse("decisions:export", args=[run.run_id]))
+    response = ada_client.get(reverse("web:export", args=[run.run_id]))
 
     assert response.status_code == 409
     assert "<code>report.md</code>: its contents no longer match" in response.content.decode()
@@ -70,7 +70,7 @@ def test_a_corrupt_manifest_makes_the_report_page_offer_to_rebuild_it(install, a
     run = install("en")
     store_for(run.run_id).path.joinpath("index.json").write_text('{"stages": {"retri')
 
-    html = ada_client.get(reverse("decisions:report", args=[run.run_id])).content.decode()
+    html = ada_client.get(reverse("web:report", args=[run.run_id])).content.decode()
 
     assert "<code>index.json</code>: it is not valid JSON" in html
     assert reverse("web:repair", args=[run.run_id]) in html

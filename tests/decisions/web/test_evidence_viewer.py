@@ -8,17 +8,17 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from decisions.evidence_view import Cited, highlight
-from decisions.report_view import quote_anchor
 from research.artifacts import Crosscheck, Notes
 from research.outcomes import Outcome
 from research.store import store_for
+from research.web.report.evidence_page import Cited, highlight
+from research.web.report.run_files import quote_anchor
 
 pytestmark = pytest.mark.django_db
 
 
 def viewer(client, run_id: str, source_id: str):
-    return client.get(reverse("decisions:evidence", args=[run_id, source_id]))
+    return client.get(reverse("web:evidence", args=[run_id, source_id]))
 
 
 def cited_from(check: Crosscheck, source_id: str) -> set[str]:
@@ -49,7 +49,7 @@ def test_each_cited_quote_is_highlighted_once_per_occurrence(install, ada_client
 
 def test_every_quote_the_report_links_lands_on_a_highlight(install, ada_client):
     run = install("en")
-    report = ada_client.get(reverse("decisions:report", args=[run.run_id])).content.decode()
+    report = ada_client.get(reverse("web:report", args=[run.run_id])).content.decode()
     links = set(re.findall(rf'href="/runs/{run.run_id}/evidence/(\w+)/#(q-\w+)"', report))
     assert links
     pages: dict[str, str] = {}
@@ -80,7 +80,7 @@ def test_the_viewer_names_the_source_and_links_its_original_address(install, ada
         f'<a class="url" href="{src.url}" rel="noopener noreferrer" target="_blank">{src.url}</a>'
         in html
     )
-    assert reverse("decisions:report", args=[run.run_id]) in html
+    assert reverse("web:report", args=[run.run_id]) in html
     assert "[1]" in html  # its number in the report
 
 

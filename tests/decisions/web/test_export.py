@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def download(client, run_id: str):
-    return client.get(reverse("decisions:export", args=[run_id]))
+    return client.get(reverse("web:export", args=[run_id]))
 
 
 def test_the_export_is_a_utf8_attachment_named_after_the_run(install, ada_client):

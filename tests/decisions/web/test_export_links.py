@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from decisions.export import absolute_page_links, file_urls, viewer_urls
+from reports.export import absolute_page_links, file_urls, viewer_urls
 
 MARKDOWN = (
     "[1] [Title](https://example.org/a) · stored extract: "

@@ -9,16 +9,16 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from decisions.report_view import quote_anchor
 from research.artifacts import Crosscheck, Decision, Notes
 from research.models import Run
 from research.store import store_for
+from research.web.report.run_files import quote_anchor
 
 pytestmark = pytest.mark.django_db
 
 
 def page(client, run: Run) -> str:
-    response = client.get(reverse("decisions:report", args=[run.run_id]))
+    response = client.get(reverse("web:report", args=[run.run_id]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -188,7 +188,7 @@ def test_a_cell_gives_its_notes_and_its_claims_with_quotes_linked_to_the_viewer(
         claim = claims[claim_id]
         assert f"<code>{claim_id}</code>" in body
         assert f"<q>{escape(claim.quote)}</q>" in body
-        viewer = reverse("decisions:evidence", args=[run.run_id, claim.source_id])
+        viewer = reverse("web:evidence", args=[run.run_id, claim.source_id])
         assert f'href="{viewer}#{quote_anchor(claim.quote)}"' in body
 
 
@@ -252,7 +252,7 @@ def test_consensus_and_the_evidence_list_are_shown(install, ada_client):
         item = between(html, f'<li id="src-{n}" value="{n}">', "</li>")
         assert escape(src.title) in item
         assert src.site in item
-        assert reverse("decisions:evidence", args=[run.run_id, src.source_id]) in item
+        assert reverse("web:evidence", args=[run.run_id, src.source_id]) in item
         assert f'href="{src.url}" rel="noopener noreferrer"' in item
         assert f">{src.url}</a>" in item  # the original address, readable as text
         if src.published:

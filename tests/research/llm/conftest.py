@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from research.artifacts import STAGES
+from research.context import StageContext
 from research.llm import client
-from research.stages.context import StageContext
 from research.store import RunStore
 from tests.llm_stub import llm_settings, llm_stub  # noqa: F401  (fixtures)
 

@@ -13,11 +13,11 @@ import pytest
 
 from research import services
 from research.artifacts import Crosscheck, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
+from research.context import StageContext
 from research.llm import open_llm
 from research.outcomes import Outcome
 from research.runs import execute
 from research.stages import llm_crosscheck
-from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.llm_crosscheck import ModelReview
 from research.store import RunStore, store_for

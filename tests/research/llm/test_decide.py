@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from decisions.report_view import load, report_page
 from decisions.scoring import ModelLean, score_cell, source_infos
 from research.artifacts import (
     STAGES,
@@ -29,11 +28,13 @@ from research.artifacts import (
     Plan,
     SourceNotes,
 )
+from research.context import StageContext
 from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, REPORT
 from research.outcomes import Outcome
 from research.runs.runners.decide import run_decide
-from research.stages.context import StageContext
 from research.store import RunStore
+from research.web.report.report_page import report_page
+from research.web.report.run_files import load
 from tests.llm_stub import LLMStub, Received, Reply
 
 OPTIONS = ["Quillsync", "Loamdb"]
@@ -362,8 +363,8 @@ def test_the_report_page_marks_the_models_work_and_shows_flagged_claims_apart(
     store = make_store(tmp_path)
     decided(store)
     page = report_page(load(store), lambda source_id: f"/evidence/{source_id}")
-    matrix = render_to_string("decisions/_matrix.html", page)
-    debate = render_to_string("decisions/_contradictions.html", page)
+    matrix = render_to_string("web/report/_matrix.html", page)
+    debate = render_to_string("web/report/_contradictions.html", page)
 
     assert "the model gave the lean (the judgement before it is shrunk" in page["model_leans"]
     flagged = re.search(r'<li class="flagged">(.*?)</li>', matrix, re.S)

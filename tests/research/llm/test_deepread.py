@@ -11,11 +11,11 @@ import pytest
 
 from research import services
 from research.artifacts import STAGES, Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
+from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.outcomes import Outcome
 from research.providers.base import FetchResult
 from research.runs import execute
-from research.stages.context import StageContext
 from research.stages.deepread import deep_read, notes_markdown
 from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply, answer

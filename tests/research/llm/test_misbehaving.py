@@ -8,9 +8,9 @@ import json
 import pytest
 from pydantic import BaseModel
 
+from research.context import StageContext
 from research.llm import Ask, open_llm
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 from research.store import RunStore
 from tests.llm_stub import LLMStub, Reply, answer
 

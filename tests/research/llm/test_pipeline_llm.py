@@ -11,9 +11,9 @@ from django.conf import settings
 
 from research import services
 from research.artifacts import STAGES
-from research.llm import tokenbench
 from research.names import DECISION, NOTES, PLAN, REPORT
 from research.store import store_for
+from tools.bench import model_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en
 
 
 def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(runs_dir):
-    with tokenbench.stub_endpoint(runs_dir) as stub:
+    with model_tokens.stub_endpoint(runs_dir) as stub:
         run = services.create_run(
             question="For our local-first notes app, choose between Quillsync, Loamdb and Tessera",
             options=[],
@@ -34,12 +34,12 @@ def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(
             sources=[f"local:{CORPUS}"],
             limits={},
         )
-        caps = tokenbench.run_all_stages(run.run_id, stub)
-        measured = tokenbench.measure("notes corpus", run.run_id, stub, caps)
+        caps = model_tokens.run_all_stages(run.run_id, stub)
+        measured = model_tokens.measure("notes corpus", run.run_id, stub, caps)
         budget = settings.LLM_MAX_TOKENS_PER_RUN
     store = store_for(run.run_id)
     index = store.index()
-    print("\n".join(tokenbench.lines(measured)))
+    print("\n".join(model_tokens.lines(measured)))
 
     assert all(index["stages"][s]["status"] == "done" for s in STAGES)
     assert index["analysis"]["mode"] == "llm" and index["analysis"]["model"] == "bench-stub"
@@ -66,7 +66,7 @@ def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(
     # The budget invariant: a whole run stays within the 12,000-token target and the
     # default budget, without a call held back for want of room.
     assert budget == 15_000
-    assert 0 < index["tokens"]["total"] <= tokenbench.TARGET
+    assert 0 < index["tokens"]["total"] <= model_tokens.TARGET
     assert "budget_exhausted" not in index["analysis"]
 
     decision = store.read_json(DECISION)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from research.context import StageContext
 from research.llm import keep_verified, verify_quote
-from research.stages.context import StageContext
 
 PAGE = (
     "# Quillsync licensing\n\n"

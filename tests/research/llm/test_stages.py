@@ -10,9 +10,9 @@ import pytest
 
 from research import services
 from research.artifacts import Candidate, Candidates, Limits
+from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.runs import execute
-from research.stages.context import StageContext
 from research.stages.filter import filter_candidates
 from research.stages.plan import build_plan, decompose
 from research.store import RunStore, store_for

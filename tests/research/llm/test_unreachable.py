@@ -10,11 +10,11 @@ from django.test import Client
 
 from research import services
 from research.artifacts import Decision
+from research.context import StageContext
 from research.llm import Ask, open_llm
 from research.outcomes import Outcome
 from research.runs import manifest
 from research.runs.runners.decide import with_analysis
-from research.stages.context import StageContext
 from research.store import store_for
 from tests.llm_stub import LLMStub, Reply, answer
 from tests.research.llm.test_client import GOOD, Pick, events, pick

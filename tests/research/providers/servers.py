@@ -1,6 +1,6 @@
 """Servers on 127.0.0.x that misbehave on purpose: drip-feeding, and TLS for one name.
 
-research.localweb answers each request in one piece. These write raw bytes to the socket,
+tools.fakes.localweb answers each request in one piece. These write raw bytes to the socket,
 so a response can arrive a byte at a time, headers included, the way a hostile or broken
 server sends it.
 """

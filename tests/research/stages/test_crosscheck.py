@@ -3,8 +3,8 @@ from __future__ import annotations
 from datetime import date
 
 from research.artifacts import Claim, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
+from research.context import StageContext
 from research.outcomes import Outcome
-from research.stages.context import StageContext
 from research.stages.crosscheck import cross_validate
 from research.stages.fact_conflicts import SourceFacts, conflict
 

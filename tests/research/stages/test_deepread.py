@@ -9,9 +9,9 @@ import time
 import pytest
 
 from research.artifacts import Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
+from research.context import StageContext
 from research.outcomes import Outcome
 from research.providers.fetch import HttpFetcher
-from research.stages.context import StageContext
 from research.stages.deepread import deep_read
 from tests.testweb import TestWeb
 

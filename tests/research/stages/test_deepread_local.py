@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from research.artifacts import Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
+from research.context import StageContext
 from research.outcomes import Outcome
 from research.providers.base import FetchResult
-from research.stages.context import StageContext
 from research.stages.deepread import deep_read
 from tests.research.providers.samples import minimal_pdf
 

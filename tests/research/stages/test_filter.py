@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 from research.artifacts import Candidate, Candidates, Dimension, Limits, Plan, SubQuery
-from research.stages.context import StageContext
+from research.context import StageContext
 from research.stages.filter import filter_candidates
 
 TODAY = date(2026, 11, 30)

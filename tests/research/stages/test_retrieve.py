@@ -8,9 +8,9 @@ import threading
 import pytest
 
 from research.artifacts import Candidates, Dimension, Plan, SubQuery
+from research.context import StageContext
 from research.outcomes import Outcome
 from research.providers.base import SearchHit, SearchProvider, SearchResult
-from research.stages.context import StageContext
 from research.stages.retrieve import retrieve
 
 WAIT = 5.0  # seconds; only reached when the behaviour under test is broken

@@ -1,7 +1,7 @@
 """The report pages of one run: the report, the evidence viewer and the Markdown export.
 
 Thin views: find the user's run (another user's is a 404), read its artifacts through the
-run store, hand them to decisions.report_view / decisions.evidence_view, render.
+run store, hand them to research.web.report.report_page / evidence_page, render.
 """
 
 from __future__ import annotations
@@ -12,14 +12,16 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 
-from decisions import evidence_view, report_view
-from decisions.export import absolute_page_links, export_filename
-from decisions.web_i18n import WebStrings
+from reports.export import absolute_page_links, export_filename
 from research.artifacts import Crosscheck, Notes, Plan
 from research.models import Run
 from research.names import CROSSCHECK, NOTES, PLAN, REPORT, stage_label
 from research.selectors import run_for
 from research.store import ArtifactDamaged, ManifestDamaged, RunStore, StoreError, store_for
+from research.web.report.evidence_page import evidence_page
+from research.web.report.report_page import report_page
+from research.web.report.run_files import load, report_ready
+from research.web.report.strings import WebStrings
 
 
 def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:
@@ -31,7 +33,7 @@ def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:
 
 
 def _finished(run: Run, store: RunStore) -> bool:
-    return run.status == Run.Status.DONE and report_view.report_ready(store)
+    return run.status == Run.Status.DONE and report_ready(store)
 
 
 def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 200) -> HttpResponse:
@@ -44,7 +46,7 @@ def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 20
         "failed": run.status == Run.Status.FAILED,
         "run_url": _run_url(run.run_id),
     }
-    return render(request, "decisions/not_ready.html", context, status=status)
+    return render(request, "web/report/not_ready.html", context, status=status)
 
 
 def _damaged(
@@ -63,7 +65,7 @@ def _damaged(
         "rerun_label": t("damaged_rerun", stage=stage_label(stage)) if stage else "",
         "run_url": _run_url(run.run_id),
     }
-    return render(request, "decisions/damaged.html", context, status=status)
+    return render(request, "web/report/damaged.html", context, status=status)
 
 
 def _status(status: str, t: WebStrings) -> str:
@@ -91,7 +93,7 @@ def _crosscheck(store: RunStore) -> Crosscheck | None:
 
 def _run_url(run_id: str) -> str:
     # The run page is the root of the URLs this app is included under.
-    return reverse("decisions:report", args=[run_id]).removesuffix("report/")
+    return reverse("web:run", args=[run_id])
 
 
 @login_required
@@ -100,16 +102,16 @@ def report(request: HttpRequest, run_id: str) -> HttpResponse:
     if not _finished(run, store):
         return _not_ready(request, run, store)
     try:
-        files = report_view.load(store)
+        files = load(store)
     except ArtifactDamaged as damage:
         return _damaged(request, run, store, damage)
-    context = report_view.report_page(files, lambda sid: _evidence_url(run_id, sid))
+    context = report_page(files, lambda sid: _evidence_url(run_id, sid))
     context |= {"run": run, "run_url": _run_url(run_id)}
-    return render(request, "decisions/report.html", context)
+    return render(request, "web/report/report.html", context)
 
 
 def _evidence_url(run_id: str, source_id: str) -> str:
-    return reverse("decisions:evidence", args=[run_id, source_id])
+    return reverse("web:evidence", args=[run_id, source_id])
 
 
 @login_required
@@ -132,13 +134,13 @@ def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -
         raise Http404("No such source in this run.")
     text = store.read_text(src.page) if src.page else None
     check = _crosscheck(store)
-    context = evidence_view.evidence_page(src, notes, plan, check, text)
+    context = evidence_page(src, notes, plan, check, text)
     context |= {
         "run": run,
-        "report_url": reverse("decisions:report", args=[run_id]),
+        "report_url": reverse("web:report", args=[run_id]),
         "run_url": _run_url(run_id),
     }
-    return render(request, "decisions/evidence.html", context)
+    return render(request, "web/report/evidence.html", context)
 
 
 @login_required

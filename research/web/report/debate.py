@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
 
-from decisions import narrative
-from decisions.report_view.files import Quote, Quoter, RunFiles, rich
 from decisions.scoring import current_side, weight
-from decisions.web_i18n import WebStrings
+from reports import narrative
 from research.artifacts import Claim, Consensus, Contradiction, ContradictionSide
+from research.web.report.run_files import Quote, Quoter, RunFiles, rich
+from research.web.report.strings import WebStrings
 
 
 @dataclass

@@ -18,11 +18,11 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import override_settings
 
-from decisions.corpus_quality import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
-from decisions.judgement import WRONG_KINDS, Judgement, judge_run, load_labels, share
 from research.models import Run
 from research.selectors import analysis_of
 from research.store import INDEX
+from tools.quality.corpus import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
+from tools.quality.judgement import WRONG_KINDS, Judgement, judge_run, load_labels, share
 
 # The research command's first line names its run; other processes may add runs meanwhile.
 _RUN_LINE = re.compile(r"^Run (\S+): ", re.M)
@@ -80,7 +80,7 @@ class CorpusRunner:
             *[f"--option={o}" for o in truth["options"]],
             *[f"--dimension={d}:1" for d in truth["dimensions"]],
             f"--source=local:{topic / 'pages'}",
-            f"--user={_measuring_account()}",
+            f"--user={measuring_account()}",
             stdout=out,
         )
         seconds = time.monotonic() - started
@@ -198,7 +198,7 @@ def _run_id(research_output: str) -> str:
 MEASURING_ACCOUNT = "verdict-quality"
 
 
-def _measuring_account() -> str:
+def measuring_account() -> str:
     """Measurement runs belong to an account of their own, which cannot sign in."""
     user, created = get_user_model().objects.get_or_create(username=MEASURING_ACCOUNT)
     if created:

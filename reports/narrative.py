@@ -1,6 +1,6 @@
 """What the report says in sentences, chosen from the decision's structured facts.
 
-Each sentence is a `Say`: a key into decisions.i18n and the facts it needs, so the same
+Each sentence is a `Say`: a key into reports.strings and the facts it needs, so the same
 choice reads the same in every language. Nothing here quotes a source: quotes are printed
 only verbatim, next to their citation, by the template.
 """

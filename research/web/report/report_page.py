@@ -12,24 +12,19 @@ from typing import Any
 
 from django.utils.safestring import SafeString
 
-from decisions import narrative
-from decisions.report import mode_line, model_leans_line, scored
-from decisions.report_view import debate, matrix
-from decisions.report_view.files import (
+from reports import narrative
+from reports.report import mode_line, model_leans_line, scored
+from research.artifacts import Decision
+from research.outcomes import Outcome
+from research.web.report import debate, matrix
+from research.web.report.run_files import (
     EvidenceUrl,
     Quoter,
     RunFiles,
-    load,
-    quote_anchor,
-    report_ready,
     rich,
 )
-from decisions.report_view.sources import source_kind, sources
-from decisions.web_i18n import WebStrings
-from research.artifacts import Decision
-from research.outcomes import Outcome
-
-__all__ = ["RunFiles", "load", "quote_anchor", "report_page", "report_ready", "source_kind"]
+from research.web.report.sources import sources
+from research.web.report.strings import WebStrings
 
 WARNING_ITEMS = 3  # what-would-raise-it items in the opening; the rest are further down
 

@@ -1,15 +1,15 @@
 """The words the report pages add to the Markdown report's, per language.
 
 Sentences the two share (reasons, contradictions, causes, labels of claims) come from
-decisions.i18n; this module holds only what a web page needs besides: buttons, legends,
-headings of its own panels. `WebStrings` looks here first, then in decisions.i18n.
+reports.strings; this module holds only what a web page needs besides: buttons, legends,
+headings of its own panels. `WebStrings` looks here first, then in reports.strings.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from decisions.i18n import Strings
+from reports.strings import Strings
 
 _EN: dict[str, str] = {
     "html_lang": "en",

@@ -1,7 +1,7 @@
 """What a whole run costs in model tokens (issue 10's benchmark; `manage.py bench --llm`).
 
 A run goes through all five stages in LLM mode against the stub endpoint
-(research.llm.stub), which answers every request with a schema-valid answer made from the
+(tools.fakes.llm_stub), which answers every request with a schema-valid answer made from the
 request's own data and counts the prompt and completion tokens it reports. What each stage
 spent is read back from the run's own records: `tokens` in index.json, and the `llm_call`
 events in log.jsonl for the calls and HTTP requests. So the figures are the ones a run
@@ -17,7 +17,8 @@ the issue's ceiling for one run.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,13 +27,17 @@ from typing import Any
 from django.conf import settings
 from django.test import override_settings
 
+from research import services
 from research.artifacts import STAGES
-from research.llm.stub import LLMStub, Reply, schema_answer
+from research.models import Run
 from research.names import CANDIDATES, CROSSCHECK, FILTERED, NOTES, stage_label
 from research.runs import flow
 from research.runs.execute import execute_stage
 from research.runs.manifest import first_unfinished
 from research.store import RunStore, store_for
+from tools.bench.pages import LONG_PAGES, OPTIONS, TOPICS, long_page, results
+from tools.fakes.llm_stub import LLMStub, Reply, schema_answer
+from tools.fakes.localweb import LocalWeb
 
 TARGET = 12_000
 LIMITS = ("MAX_CANDIDATES", "MAX_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS")
@@ -223,3 +228,83 @@ def lines(run: RunTokens, target: int = TARGET) -> list[str]:
     if run.exhausted:
         out.append(f"  budget exhausted: {run.exhausted}")
     return out
+
+
+CORPORA = Path(settings.BASE_DIR) / "tests" / "fixtures" / "corpus"
+# The corpora the tests use, with the questions `manage.py quality` asks of them.
+NOTES_RUNS = (
+    (
+        "notes_en",
+        "For our team's local-first notes app, choose between Quillsync, Loamdb and Tessera",
+        [
+            {"name": "licence risk", "weight": 0.4},
+            {"name": "maintenance activity", "weight": 0.35},
+            {"name": "customisation cost", "weight": 0.25},
+        ],
+    ),
+    ("notes_zh", "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？", []),
+)
+
+
+def bench_tokens(write: Callable[[str], Any]) -> None:
+    """Count the model tokens of whole runs over the notes corpora and a long local web,
+    and write the figures a line at a time."""
+    configured = limits()
+    write(
+        f"bench --llm: model tokens per stage and per run, counted by a stub endpoint on "
+        f"127.0.0.1 (about 4 characters or one CJK character a token) | limits "
+        f"{configured['MAX_CANDIDATES']} candidates / {configured['MAX_KEPT']} kept / "
+        f"{configured['MAX_PAGES']} pages / "
+        f"{configured['MAX_PAGE_CHARS']:,} characters | target {TARGET:,} a run"
+    )
+    web = LocalWeb()
+    chars = configured["MAX_PAGE_CHARS"]
+    urls = [web.add(f"/long/{n}", long_page(n, chars)) for n in range(LONG_PAGES)]
+    web.add_searxng(lambda query: results(query, urls))
+    web.add("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+    web.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = [
+                _measured(
+                    Path(tmp) / corpus,
+                    f"notes corpus ({corpus})",
+                    question,
+                    dimensions,
+                    f"local:{CORPORA / corpus}",
+                )
+                for corpus, question, dimensions in NOTES_RUNS
+            ]
+            runs.append(
+                _measured(
+                    Path(tmp) / "long",
+                    f"local web, {LONG_PAGES} pages over {chars:,} characters",
+                    f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
+                    [{"name": t, "weight": 1.0} for t in TOPICS],
+                    f"searxng:{web.base}",
+                )
+            )
+    finally:
+        web.stop()
+    for run in runs:
+        for line in lines(run):
+            write(line)
+
+
+def _measured(
+    runs_dir: Path, label: str, question: str, dimensions: list[dict], source: str
+) -> RunTokens:
+    with stub_endpoint(runs_dir, allow_loopback=True) as stub:
+        run = services.create_run(
+            question=question,
+            options=[],
+            dimensions=dimensions,
+            preset="",
+            sources=[source],
+            limits={},
+        )
+        try:
+            caps = run_all_stages(run.run_id, stub)
+            return measure(label, run.run_id, stub, caps)
+        finally:
+            Run.objects.filter(pk=run.pk).delete()

@@ -3,7 +3,7 @@ from it highlighted where it stands.
 
 The text is escaped before any <mark> is added, so a stored page holding markup shows it
 as text. Each occurrence of a cited quote gets one <mark>; the first carries the quote's
-anchor (decisions.report_view.quote_anchor), so a citation in the report jumps to it.
+anchor (research.web.report.run_files.quote_anchor), so a citation in the report jumps to it.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from decisions.report_view import quote_anchor, source_kind
-from decisions.web_i18n import WebStrings
 from research.artifacts import Crosscheck, Notes, Plan, SourceNotes
+from research.web.report.run_files import quote_anchor
+from research.web.report.sources import source_kind
+from research.web.report.strings import WebStrings
 
 
 @dataclass

@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from decisions.corpus_quality import tokens
 from research.names import CROSSCHECK
+from tools.quality.corpus import tokens
 
 MATCH = 0.6
 WRONG_KINDS = ("option", "dimension", "polarity")

@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from decisions.quality import report_quotes
 from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES
+from tools.quality.pairs import report_quotes
 
 SURFACED = 0.6
 _MARKS = re.compile(r"[*_`>#\[\]]")
@@ -77,7 +77,7 @@ class TopicScore:
     model: str = ""
     missed_facts: list[str] = field(default_factory=list)
     missed_contradictions: list[str] = field(default_factory=list)
-    # Claims and contradictions judged against labels (decisions.judgement), where the
+    # Claims and contradictions judged against labels (tools.quality.judgement), where the
     # topic has them.
     judgement: dict[str, Any] | None = None
 

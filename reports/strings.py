@@ -493,7 +493,7 @@ class Strings:
         return self._text[key].format(**params)
 
     def say(self, key: str, params: dict[str, Any]) -> str:
-        """A sentence from decisions.narrative: section ids become headings and claim
+        """A sentence from reports.narrative: section ids become headings and claim
         values are worded in this language."""
         params = dict(params)
         if "section" in params:

@@ -2,7 +2,7 @@
 
 It leads with the answer (warning, recommendation, confidence, the reasons that decided it,
 the contradiction that matters most), then gives the sections DESIGN section 2 fixes, in the
-question's language (decisions.i18n). Every quote is checked against the stored text of the
+question's language (reports.strings). Every quote is checked against the stored text of the
 source it cites before the report is written, and a report without all of its sections is
 an error, never a partial success.
 
@@ -21,10 +21,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from decisions import narrative
-from decisions.i18n import HEADINGS, Strings
-from decisions.markdown import Md, cell, escape, fold_lines, link_address, unescape
 from decisions.scoring import WEIGHTS, percent, source_infos, standing, superseded
+from reports import narrative
+from reports.markdown import Md, cell, escape, fold_lines, link_address, unescape
+from reports.strings import HEADINGS, Strings
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -40,7 +40,7 @@ from research.names import stage_label
 from research.stages.sourcekind import classify
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "reports"
-# Section ids, in the order a report must have them; decisions.i18n.HEADINGS names them.
+# Section ids, in the order a report must have them; reports.strings.HEADINGS names them.
 SECTIONS = (
     "summary",
     "background",
@@ -60,7 +60,7 @@ class ReportIncomplete(Exception):
     """The rendered report lacks a section, or a section lacks its evidence."""
 
 
-# A parameter that is only citations, as decisions.narrative writes them: "[1], [3]".
+# A parameter that is only citations, as reports.narrative writes them: "[1], [3]".
 _CITES = re.compile(r"\[\d+\](?:, \[\d+\])*")
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from decisions.missing import Reading, unread_pages
-from decisions.report import evidence_line
-from decisions.report_view.files import Quote, Quoter, RunFiles
 from decisions.scoring import WEIGHTS, superseded
-from decisions.web_i18n import WebStrings
+from reports.report import evidence_line
 from research.artifacts import Claim, Contradiction, Decision, ScoreCell
+from research.web.report.run_files import Quote, Quoter, RunFiles
+from research.web.report.strings import WebStrings
 
 
 @dataclass

@@ -15,9 +15,9 @@ from django.utils.safestring import SafeString, mark_safe
 from decisions.decide import verify_quotes
 from decisions.scoring import source_infos, standing
 from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
+from research.context import StageContext
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN
 from research.runs.runners.common import stored_pages
-from research.stages.context import StageContext
 from research.store import RunStore
 
 REPORT_FILES = (PLAN, FILTERED, NOTES, CROSSCHECK, DECISION)
@@ -106,7 +106,7 @@ _INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\[(?P<cite>\d+)\]
 
 
 def rich(text: str) -> SafeString:
-    """A sentence of decisions.i18n as HTML: its **bold** and `code`, and citations [n]
+    """A sentence of reports.strings as HTML: its **bold** and `code`, and citations [n]
     linked to the evidence list. Everything else is escaped."""
     out, pos = [], 0
     for m in _INLINE.finditer(text):

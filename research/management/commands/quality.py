@@ -1,5 +1,8 @@
 """`python manage.py quality`: how well Verdict tells agreement from contradiction, and
-whether every quote in its reports can be found in the source it cites."""
+whether every quote in its reports can be found in the source it cites.
+
+The measures live in tools/quality, outside the product, and are imported only here, when
+the command runs."""
 
 from __future__ import annotations
 
@@ -13,8 +16,6 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.test import override_settings
 
-from decisions.corpus_runner import CorpusRunner, _measuring_account
-from decisions.quality import evaluate, report_quotes
 from research.models import Run
 
 FIXTURES = Path(settings.BASE_DIR) / "tests" / "fixtures"
@@ -59,6 +60,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["corpus"]:
+            from tools.quality.corpus_runner import CorpusRunner
+
             CorpusRunner(self, opts).run()
             return
         for pairs in opts["pairs"] or [str(p) for p in PAIR_SETS]:
@@ -74,6 +77,8 @@ class Command(BaseCommand):
             self._pair_rows(pairs, misses, sentences)
 
     def _pair_rows(self, pairs: Path, misses: bool, sentences: bool) -> None:
+        from tools.quality.pairs import evaluate
+
         for label, lang in (("all", None), ("English", "en"), ("Chinese", "zh")):
             s = evaluate(pairs, lang, sentences)
             self.stdout.write(
@@ -86,13 +91,16 @@ class Command(BaseCommand):
                     self.stdout.write(f"    {miss}")
 
     def _report_figures(self, question: str, dims: list[str], corpus: str) -> None:
+        from tools.quality.corpus_runner import measuring_account
+        from tools.quality.pairs import report_quotes
+
         before = set(Run.objects.values_list("pk", flat=True))
         call_command(
             "research",
             question,
             *[f"--dimension={d}" for d in dims],
             f"--source=local:{FIXTURES / 'corpus' / corpus}",
-            f"--user={_measuring_account()}",
+            f"--user={measuring_account()}",
             stdout=io.StringIO(),
         )
         run = Run.objects.exclude(pk__in=before).get()

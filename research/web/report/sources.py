@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decisions.report_view.files import EvidenceUrl, RunFiles
-from decisions.web_i18n import WebStrings
 from research.artifacts import Plan, SourceNotes
 from research.stages.sourcekind import classify
+from research.web.report.run_files import EvidenceUrl, RunFiles
+from research.web.report.strings import WebStrings
 
 
 @dataclass
