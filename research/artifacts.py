@@ -18,6 +18,30 @@ class Artifact(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+# --- the question a run answers -----------------------------------------------------------
+
+
+class AskedDimension(Artifact):
+    """A dimension as the question names it; the plan checks and normalises its weight."""
+
+    name: str
+    weight: float = 1.0
+
+
+class Question(Artifact):
+    """A decision question as a run takes it, once research.questions.clean_question has
+    checked it: kept on the run's row and in index.json `params` (with the owner), and
+    planned by the first stage (research.stages.plan.build_plan). `limits` holds only the
+    limits the asker changed; the server's defaults fill in the rest."""
+
+    question: str
+    options: list[str] = Field(default_factory=list)
+    dimensions: list[AskedDimension] = Field(default_factory=list)
+    preset: str = ""
+    sources: list[str] = Field(default_factory=list)
+    limits: dict[str, int] = Field(default_factory=dict)
+
+
 # --- round 0: plan ------------------------------------------------------------------------
 
 

@@ -1,6 +1,7 @@
 """Checks a question form before it becomes a run: every surface's one set of rules.
 
-`clean_question` returns the values to store, or raises QuestionInvalid with every problem
+A surface hands over what the person gave as a Submission; `clean_question` returns the
+Question a run takes (research.artifacts), or raises QuestionInvalid with every problem
 found, keyed by form field ("question", "options", "dimensions", "sources", "limits") and
 written for the person who filled the form in.
 """
@@ -8,14 +9,14 @@ written for the person who filled the form in.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
 from research import sources as configured
-from research.artifacts import Limits
+from research.artifacts import AskedDimension, Limits, Question
 from research.providers.search import SourceSpecError, parse_source
 from research.stages.plan import (
     DEFAULT_PRESET,
@@ -58,14 +59,18 @@ class QuestionInvalid(ValueError):
         super().__init__(" ".join(m for messages in errors.values() for m in messages))
 
 
-@dataclass
-class CleanQuestion:
+@dataclass(frozen=True)
+class Submission:
+    """A question form as a person filled it in, before any check: dimensions as (name,
+    weight) pairs or {"name", "weight"} mappings, weights as numbers or text ("0.3", "30%"),
+    blank rows and blank limits allowed."""
+
     question: str
-    options: list[str]
-    dimensions: list[dict[str, Any]]
-    preset: str
-    sources: list[str]
-    limits: dict[str, int]
+    options: Sequence[str] = ()
+    dimensions: Sequence[tuple[str, Any] | Mapping[str, Any]] = ()
+    preset: str = ""
+    sources: Sequence[str] = ()
+    limits: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -76,28 +81,30 @@ class _Errors:
         self.by_field.setdefault(name, []).append(message)
 
 
-def clean_question(
-    *,
-    question: str,
-    options: Iterable[str] = (),
-    dimensions: Iterable[tuple[str, Any] | Mapping[str, Any]] = (),
-    preset: str = "",
-    sources: Iterable[str] = (),
-    limits: Mapping[str, Any] | None = None,
-    trusted_sources: bool = False,
-) -> CleanQuestion:
+def clean_question(form: Submission, trusted_sources: bool = False) -> Question:
+    """The question a run takes. `sources` are names of configured sources
+    (research.sources); only the operator's CLI passes `trusted_sources=True` to allow raw
+    specs such as `local:DIR`. A bad preset is reported under "dimensions"; blank dimension
+    weights count as 1, and blank limits take the defaults."""
     errors = _Errors()
-    text = _question(question or "", errors)
-    given = _options(list(options), text, errors)
-    dims = _dimensions(list(dimensions), errors)
-    preset_name = _preset(preset or "", dims, errors)
-    specs = _sources(list(sources), trusted_sources, errors)
-    cleaned_limits = _limits(dict(limits or {}), errors)
+    text = _question(form.question or "", errors)
+    given = _options(list(form.options), text, errors)
+    dims = _dimensions(list(form.dimensions), errors)
+    preset_name = _preset(form.preset or "", dims, errors)
+    specs = _sources(list(form.sources), trusted_sources, errors)
+    cleaned_limits = _limits(dict(form.limits or {}), errors)
     if errors.by_field:
         raise QuestionInvalid(errors.by_field)
-    form = CleanQuestion(text, given, dims, preset_name, specs, cleaned_limits)
-    _check_plan(form)
-    return form
+    question = Question(
+        question=text,
+        options=given,
+        dimensions=dims,
+        preset=preset_name,
+        sources=specs,
+        limits=cleaned_limits,
+    )
+    _check_plan(question)
+    return question
 
 
 # --- question and options -------------------------------------------------------------------
@@ -151,8 +158,8 @@ def _names_checks(what: str, names: list[str], errors: _Errors, field_name: str)
 # --- dimensions and preset ------------------------------------------------------------------
 
 
-def _dimensions(rows: list[Any], errors: _Errors) -> list[dict[str, Any]]:
-    dims: list[dict[str, Any]] = []
+def _dimensions(rows: list[Any], errors: _Errors) -> list[AskedDimension]:
+    dims: list[AskedDimension] = []
     for row in rows:
         name, weight = (row.get("name"), row.get("weight")) if isinstance(row, Mapping) else row
         name = " ".join(str(name or "").split())
@@ -164,12 +171,12 @@ def _dimensions(rows: list[Any], errors: _Errors) -> list[dict[str, Any]]:
             continue
         value = 1.0 if blank_weight else _weight(weight, name, errors)
         if value is not None:
-            dims.append({"name": name, "weight": value})
+            dims.append(AskedDimension(name=name, weight=value))
     if len(dims) > MAX_DIMENSIONS:
         errors.add(
             "dimensions", f"{len(dims)} dimensions are too many: use at most {MAX_DIMENSIONS}."
         )
-    _names_checks("dimension", [d["name"] for d in dims], errors, "dimensions")
+    _names_checks("dimension", [d.name for d in dims], errors, "dimensions")
     return dims
 
 
@@ -191,7 +198,7 @@ def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
     return None
 
 
-def _preset(preset: str, dims: list[dict[str, Any]], errors: _Errors) -> str:
+def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
     name = preset.strip().lower()
     if name and name not in PRESETS:
         choices = " or ".join(sorted(PRESETS))
@@ -308,6 +315,7 @@ def _whole(raw: Any) -> int | None:
 
 
 def default_limits() -> Limits:
+    """The server's reading budget, which a question's own limits override."""
     return Limits(
         max_candidates=settings.MAX_CANDIDATES,
         max_kept=settings.MAX_KEPT,
@@ -320,17 +328,10 @@ def default_limits() -> Limits:
 # --- the plan, as the first stage will build it ---------------------------------------------
 
 
-def _check_plan(form: CleanQuestion) -> None:
+def _check_plan(question: Question) -> None:
     """The first stage builds the plan from these values; refuse now what it would refuse."""
     try:
-        build_plan(
-            form.question,
-            form.options,
-            [(d["name"], d["weight"]) for d in form.dimensions] or None,
-            form.preset or None,
-            form.sources,
-            default_limits().model_copy(update=form.limits),
-        )
+        build_plan(question, default_limits())
     except PlanError as exc:
         raise QuestionInvalid({"question": [_sentence(str(exc))]}) from exc
 

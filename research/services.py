@@ -9,22 +9,20 @@ it imports this module.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
 from functools import partial
-from typing import Any
 
 from django.db import transaction
 
 from research import diskspace
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run
 from research.names import stage_label
-from research.questions import QuestionInvalid, clean_question
+from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import manifest, recovery, repair, rows, tasks
 from research.runs.registry import active_stages
 from research.store import RunStore, StoreError, now_iso, store_for
 
-__all__ = ["QuestionInvalid", "create_run", "submit_question"]
+__all__ = ["Question", "QuestionInvalid", "Submission", "create_run", "submit_question"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,42 +37,14 @@ UNFINISHED = ("queued", "running")
 
 
 def submit_question(
-    *,
-    owner,
-    question: str,
-    options: Iterable[str] = (),
-    dimensions: Iterable[tuple[str, Any] | Mapping[str, Any]] = (),
-    preset: str = "",
-    sources: Iterable[str] = (),
-    limits: Mapping[str, Any] | None = None,
-    trusted_sources: bool = False,
-    enqueue: bool = True,
+    owner, form: Submission, *, trusted_sources: bool = False, enqueue: bool = True
 ) -> Run:
     """Validate a question form, create its run and queue it once the transaction commits.
 
-    `sources` are names of configured sources (research.sources); only the operator's CLI
-    passes `trusted_sources=True` to allow raw specs such as `local:DIR`. Raises
-    QuestionInvalid, whose `errors` map form fields to messages; a bad preset is reported
-    under "dimensions". Blank dimension weights count as 1; blank limits take the defaults.
+    Raises QuestionInvalid, whose `errors` map form fields to messages
+    (research.questions.clean_question, which says what `trusted_sources` allows).
     """
-    form = clean_question(
-        question=question,
-        options=options,
-        dimensions=dimensions,
-        preset=preset,
-        sources=sources,
-        limits=limits,
-        trusted_sources=trusted_sources,
-    )
-    run = create_run(
-        question=form.question,
-        options=form.options,
-        dimensions=form.dimensions,
-        preset=form.preset,
-        sources=form.sources,
-        limits=form.limits,
-        owner=owner,
-    )
+    run = create_run(clean_question(form, trusted_sources=trusted_sources), owner=owner)
     if enqueue:
         transaction.on_commit(partial(_enqueue, run.run_id))
     return run
@@ -88,27 +58,10 @@ def _enqueue(run_id: str) -> None:
         logger.exception("could not queue run %s", run_id)
 
 
-def create_run(
-    *,
-    question: str,
-    options: list[str],
-    dimensions: list[dict[str, Any]],
-    preset: str,
-    sources: list[str],
-    limits: dict[str, int],
-    owner=None,
-) -> Run:
+def create_run(question: Question, owner=None) -> Run:
     """Make the Run row, its stage rows and its folder with a fresh manifest."""
     with transaction.atomic():
-        run = Run.objects.create(
-            owner=owner,
-            question=question,
-            options=options,
-            dimensions=dimensions,
-            preset=preset,
-            sources=sources,
-            limits=limits,
-        )
+        run = Run.objects.create(owner=owner, **rows.row_fields(question))
         rows.add_stage_rows(run)
     try:
         store_for(run.run_id).create(rows.run_params(run), STAGES)

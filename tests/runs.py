@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from research import services
+from research.artifacts import Question
 from research.models import Run
 from research.runs import execute, manifest, registry
 from research.store import RunStore, store_for
@@ -21,12 +22,12 @@ def run_question(
     dimensions: list[tuple[str, float]] | None = None,
 ) -> tuple[Run, RunStore]:
     run = services.create_run(
-        question=question,
-        options=options or [],
-        dimensions=[{"name": n, "weight": w} for n, w in dimensions or []],
-        preset="",
-        sources=sources,
-        limits={},
+        Question(
+            question=question,
+            options=options or [],
+            dimensions=[{"name": n, "weight": w} for n, w in dimensions or []],
+            sources=sources,
+        )
     )
     stage: str | None = registry.active_stages()[0]
     while stage is not None:

@@ -244,14 +244,14 @@ def build_server(user) -> MCPServer:
         sources: list[str],
     ) -> StartedRun | CallToolResult:
         try:
-            run = services.submit_question(
-                owner=user,
+            form = services.Submission(
                 question=question,
                 options=options,
                 dimensions=[d.model_dump() for d in dimensions],
                 preset=preset,
                 sources=sources,
             )
+            run = services.submit_question(user, form)
         except services.QuestionInvalid as exc:
             errors = {k: [str(m) for m in _as_list(v)] for k, v in exc.errors.items()}
             lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]

@@ -31,6 +31,7 @@ from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
 from research.artifacts import (
+    AskedDimension,
     Assessment,
     Candidate,
     Candidates,
@@ -39,6 +40,7 @@ from research.artifacts import (
     Limits,
     Notes,
     Plan,
+    Question,
     RankedOption,
 )
 from research.context import StageContext
@@ -373,14 +375,13 @@ def filter_given(
     max_kept: int | None,
 ) -> FilterResult | CallToolResult:
     try:
-        plan = build_plan(
-            question,
-            options,
-            [(d, 1.0) for d in dimensions] or None,
-            None,
-            ["given"],  # the candidates come with the call; no source is searched
-            Limits(max_kept=settings.MAX_KEPT),
+        asked = Question(
+            question=question,
+            options=options,
+            dimensions=[AskedDimension(name=d) for d in dimensions],
+            sources=["given"],  # the candidates come with the call; no source is searched
         )
+        plan = build_plan(asked, Limits(max_kept=settings.MAX_KEPT))
     except PlanError as exc:
         return _invalid(FilterResult(status=INVALID), f"The question was not accepted: {exc}")
     unusable = [

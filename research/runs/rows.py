@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from research import diskspace
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run, StageRun
 from research.store import RunStore
 
@@ -111,21 +111,32 @@ def run_params(run: Run) -> dict[str, Any]:
     }
 
 
+def question_of(params: dict[str, Any]) -> Question:
+    """The question a run's manifest records (index.json `params`)."""
+    return Question.model_validate(
+        {**params, "preset": params.get("preset") or "", "limits": params.get("limits") or {}}
+    )
+
+
+def row_fields(question: Question) -> dict[str, Any]:
+    """The Run row's copy of the question."""
+    return {
+        "question": question.question,
+        "options": question.options,
+        "dimensions": [d.model_dump() for d in question.dimensions],
+        "preset": question.preset,
+        "sources": question.sources,
+        "limits": question.limits,
+    }
+
+
 def ensure_run_row(store: RunStore) -> Run:
     """Rebuild the Run row from a run folder's manifest, for runs moved between machines."""
     run = Run.objects.filter(run_id=store.run_id).first()
     if run is not None:
         return run
-    params = store.index()["params"]
-    run = Run.objects.create(
-        run_id=store.run_id,
-        question=params["question"],
-        options=params["options"],
-        dimensions=params["dimensions"],
-        preset=params.get("preset") or "",
-        sources=params["sources"],
-        limits=params.get("limits") or {},
-    )
+    question = question_of(store.index()["params"])
+    run = Run.objects.create(run_id=store.run_id, **row_fields(question))
     add_stage_rows(run)
     return run
 

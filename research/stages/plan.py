@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from research.artifacts import Dimension, Limits, Plan, SubQuery
+from research.artifacts import Dimension, Limits, Plan, Question, SubQuery
 from research.context import StageContext
 from research.llm import Ask, StageLLM, render_prompt
 
@@ -70,20 +70,15 @@ _OPTIONS_HINT = "name at least two options, e.g. --option A --option B, or ask '
 # --- public API -------------------------------------------------------------------------
 
 
-def build_plan(
-    question: str,
-    options: list[str],
-    dimensions: list[tuple[str, float]] | None,
-    preset: str | None,
-    sources: list[str],
-    limits: Limits,
-) -> Plan:
-    """Validate the form and build the plan with its ordered, deduplicated sub-queries."""
-    text = _check_question(question)
+def build_plan(question: Question, defaults: Limits) -> Plan:
+    """Validate the question and build the plan with its ordered, deduplicated sub-queries;
+    its limits are `defaults` with the question's own limits over them."""
+    text = _check_question(question.question)
     language = "zh" if _CJK.search(text) else "en"
-    chosen, options_source = _choose_options(text, options)
-    dims, preset_name = _choose_dimensions(dimensions, preset, language)
-    plan_sources = _check_sources(sources)
+    chosen, options_source = _choose_options(text, question.options)
+    dimensions = [(d.name, d.weight) for d in question.dimensions]
+    dims, preset_name = _choose_dimensions(dimensions or None, question.preset or None, language)
+    plan_sources = _check_sources(question.sources)
     queries = _queries(chosen, dims, language)
     return Plan(
         question=text,
@@ -94,7 +89,7 @@ def build_plan(
         preset=preset_name,
         sources=plan_sources,
         queries=queries,
-        limits=limits,
+        limits=defaults.model_copy(update=question.limits),
     )
 
 

@@ -1,4 +1,4 @@
-"""The question form: turns what a person typed into the arguments of submit_question.
+"""The question form: turns what a person typed into the Submission submit_question takes.
 
 It only splits text into lists. Whether a question is valid (its length, the options, the
 weights, the sources, the limits) is decided by research.services.submit_question, so the
@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.http import QueryDict
 
-from research.questions import LIMIT_RULES
+from research.questions import LIMIT_RULES, Submission
 from research.sources import KIND_LABELS, kind_of
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 
@@ -61,16 +61,16 @@ class QuestionForm:
 
     # --- what the service is given ------------------------------------------------------
 
-    def submission(self) -> dict[str, Any]:
+    def submission(self) -> Submission:
         custom = self.preset == CUSTOM
-        return {
-            "question": self.data.get("question", ""),
-            "options": split_options(self.data.get("options", "")),
-            "dimensions": [{"name": r.name, "weight": r.weight} for r in self.rows if custom],
-            "preset": "" if custom else self.preset,
-            "sources": self.data.getlist("sources"),
-            "limits": {key: self.data.get(key, "") for key in LIMIT_RULES if self.data.get(key)},
-        }
+        return Submission(
+            question=self.data.get("question", ""),
+            options=split_options(self.data.get("options", "")),
+            dimensions=[{"name": r.name, "weight": r.weight} for r in self.rows if custom],
+            preset="" if custom else self.preset,
+            sources=self.data.getlist("sources"),
+            limits={key: self.data.get(key, "") for key in LIMIT_RULES if self.data.get(key)},
+        )
 
     def check(self) -> bool:
         """The one rule the service cannot see: "my own dimensions" with no dimension."""

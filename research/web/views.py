@@ -30,7 +30,7 @@ def new_question(request: HttpRequest) -> HttpResponse:
     form = QuestionForm(request.POST if posted else None, sources=configured_sources())
     if posted and form.check():
         try:
-            run = services.submit_question(owner=request.user, **form.submission())
+            run = services.submit_question(request.user, form.submission())
         except services.QuestionInvalid as exc:
             form.add_errors(exc.errors)
         else:

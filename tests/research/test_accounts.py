@@ -18,6 +18,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from research import services
+from research.artifacts import Question
 from research.models import ApiToken
 from research.web import accounts
 
@@ -199,15 +200,7 @@ def test_a_successful_sign_in_clears_the_count_of_earlier_failures(client, ada, 
 
 
 def make_run(owner, question: str):
-    return services.create_run(
-        question=question,
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
-        owner=owner,
-    )
+    return services.create_run(Question(question=question, sources=["ddgs"]), owner=owner)
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from research import diskspace, services, store
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run
+from research.questions import Submission
 from research.runs import broker, execute, loop, registry, rows, tasks
 from research.store import RunStore, store_for
 from tests.processes import wait_until
@@ -65,12 +66,11 @@ def disk(monkeypatch) -> Disk:
 
 def new_run() -> Run:
     return services.create_run(
-        question="Choose between Alderstream and Brightwell",
-        options=["Alderstream", "Brightwell"],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
+        Question(
+            question="Choose between Alderstream and Brightwell",
+            options=["Alderstream", "Brightwell"],
+            sources=["ddgs"],
+        )
     )
 
 
@@ -219,12 +219,11 @@ def test_a_run_on_a_full_disk_waits_with_the_reason_and_finishes_once_space_retu
     base = serve_pages(testweb, delay=2.0)
     workers.wait_ready(workers.start(STAGE_LEASE="3"))
     run = services.create_run(
-        question="Choose between Alderstream and Brightwell",
-        options=[],
-        dimensions=[{"name": "licence risk", "weight": 1}],
-        preset="",
-        sources=[f"searxng:{base}"],
-        limits={},
+        Question(
+            question="Choose between Alderstream and Brightwell",
+            dimensions=[{"name": "licence risk", "weight": 1}],
+            sources=[f"searxng:{base}"],
+        )
     )
     tasks.start(run.run_id)
     run_store = store_for(run.run_id)
@@ -258,7 +257,9 @@ def test_a_question_asked_while_the_disk_is_full_is_refused_with_the_reason(disk
     disk.full = True
 
     with pytest.raises(services.QuestionInvalid) as caught:
-        services.submit_question(owner=None, question="Choose between Alderstream and Brightwell")
+        services.submit_question(
+            None, Submission(question="Choose between Alderstream and Brightwell")
+        )
 
     assert caught.value.errors == {
         "question": [

@@ -9,7 +9,7 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
 from research import services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run
 from research.outcomes import Outcome
 from research.runs import execute, manifest, registry, spec
@@ -34,12 +34,13 @@ def new_run(
     limits: dict | None = None,
 ) -> Run:
     return services.create_run(
-        question=question,
-        options=options or [],
-        dimensions=dimensions or [],
-        preset="",
-        sources=sources or [f"local:{CORPUS}"],
-        limits=limits or {},
+        Question(
+            question=question,
+            options=options or [],
+            dimensions=dimensions or [],
+            sources=sources or [f"local:{CORPUS}"],
+            limits=limits or {},
+        )
     )
 
 

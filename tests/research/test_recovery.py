@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from research import services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run
 from research.runs import broker, execute, manifest, recovery, rows, tasks
 from research.runs.loop import recovery_pass
@@ -138,12 +138,11 @@ def ago(seconds: float) -> str:
 def stuck_run(**stages: dict) -> RunStore:
     """A run (row and folder) whose stages' manifest entries are set as given."""
     run = services.create_run(
-        question="Choose between Alderstream and Brightwell",
-        options=["Alderstream", "Brightwell"],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
+        Question(
+            question="Choose between Alderstream and Brightwell",
+            options=["Alderstream", "Brightwell"],
+            sources=["ddgs"],
+        )
     )
     store = store_for(run.run_id)
 

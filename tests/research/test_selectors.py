@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from research import selectors, services
+from research.artifacts import Question
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS
 from research.store import store_for
@@ -17,15 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def make_run(owner, question: str = "Quillsync vs Loamdb?") -> Run:
-    return services.create_run(
-        question=question,
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
-        owner=owner,
-    )
+    return services.create_run(Question(question=question, sources=["ddgs"]), owner=owner)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from research.models import Run
+from research.questions import Submission
 from research.runs import tasks
 from research.services import QuestionInvalid, submit_question
 from research.store import store_for
@@ -41,10 +42,10 @@ def started(monkeypatch) -> list[tuple[str, str]]:
     return calls
 
 
-def refused(**form) -> dict[str, list[str]]:
+def refused(trusted_sources: bool = False, **form) -> dict[str, list[str]]:
     form.setdefault("question", QUESTION)
     with pytest.raises(QuestionInvalid) as caught:
-        submit_question(owner=None, **form)
+        submit_question(None, Submission(**form), trusted_sources=trusted_sources)
     assert isinstance(caught.value, ValueError)
     return caught.value.errors
 
@@ -54,11 +55,13 @@ def refused(**form) -> dict[str, list[str]]:
 
 def test_a_valid_question_becomes_a_run_with_its_folder_owned_by_the_submitter(owner, started):
     run = submit_question(
-        owner=owner,
-        question=f"  {QUESTION}  ",
-        dimensions=[("licence risk", 0.4), {"name": "cost", "weight": "60%"}],
-        sources=["notes", "ddg"],
-        limits={"max_pages": "5", "max_kept": ""},
+        owner,
+        Submission(
+            question=f"  {QUESTION}  ",
+            dimensions=[("licence risk", 0.4), {"name": "cost", "weight": "60%"}],
+            sources=["notes", "ddg"],
+            limits={"max_pages": "5", "max_kept": ""},
+        ),
     )
     run.refresh_from_db()
     assert run.owner == owner
@@ -78,7 +81,7 @@ def test_the_first_stage_is_queued_only_once_the_transaction_commits(
     owner, started, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        run = submit_question(owner=owner, question=QUESTION)
+        run = submit_question(owner, Submission(question=QUESTION))
         assert started == [], "nothing may be queued before the run is committed"
     assert len(callbacks) == 1
     assert started == [(run.run_id, "retrieve")]
@@ -88,7 +91,7 @@ def test_no_stage_is_queued_when_the_caller_runs_it_itself(
     owner, started, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        submit_question(owner=owner, question=QUESTION, enqueue=False)
+        submit_question(owner, Submission(question=QUESTION), enqueue=False)
     assert callbacks == [] and started == []
 
 
@@ -100,7 +103,7 @@ def test_a_task_queue_that_does_not_answer_fails_the_run_in_plain_words(
 
     monkeypatch.setattr(tasks, "start", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
-        run = submit_question(owner=owner, question=QUESTION)
+        run = submit_question(owner, Submission(question=QUESTION))
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert "task queue (Redis) did not answer" in run.error
@@ -110,10 +113,12 @@ def test_given_options_are_kept_and_a_preset_is_recorded_when_no_dimensions_are_
     owner, started
 ):
     run = submit_question(
-        owner=owner,
-        question="Which sync engine should we adopt?",
-        options=["Quillsync", " Loamdb ", ""],
-        preset="Procurement",
+        owner,
+        Submission(
+            question="Which sync engine should we adopt?",
+            options=["Quillsync", " Loamdb ", ""],
+            preset="Procurement",
+        ),
     )
     assert run.options == ["Quillsync", "Loamdb"]
     assert run.preset == "procurement"
@@ -121,7 +126,7 @@ def test_given_options_are_kept_and_a_preset_is_recorded_when_no_dimensions_are_
 
 
 def test_no_source_chosen_uses_the_default_sources(owner, started):
-    run = submit_question(owner=owner, question=QUESTION)
+    run = submit_question(owner, Submission(question=QUESTION))
     assert run.sources == [f"local:{CORPUS}"]
 
 
@@ -145,7 +150,7 @@ def test_a_question_over_2000_characters_is_refused():
 def test_a_question_of_exactly_2000_characters_is_accepted(owner, started):
     question = "Quillsync vs Loamdb? " + "x" * 1979
     assert len(question) == 2000
-    assert submit_question(owner=owner, question=question).question == question
+    assert submit_question(owner, Submission(question=question)).question == question
 
 
 def test_a_question_naming_no_options_needs_them_given():
@@ -207,7 +212,7 @@ def test_dimensions_that_cannot_be_weighed_are_refused(dimensions, message):
 
 def test_empty_dimension_rows_are_ignored_and_a_blank_weight_counts_as_one(owner, started):
     rows = [{"name": "cost", "weight": ""}, {"name": "", "weight": ""}, ("risk", None)]
-    run = submit_question(owner=owner, question=QUESTION, dimensions=rows)
+    run = submit_question(owner, Submission(question=QUESTION, dimensions=rows))
     assert run.dimensions == [{"name": "cost", "weight": 1.0}, {"name": "risk", "weight": 1.0}]
 
 
@@ -262,9 +267,8 @@ def test_without_any_configured_source_the_message_says_the_operator_must_set_on
 
 def test_the_operator_may_name_raw_specs_and_configured_names_when_trusted(owner, started):
     run = submit_question(
-        owner=owner,
-        question=QUESTION,
-        sources=[f"local:{CORPUS}", "web", "ddgs"],
+        owner,
+        Submission(question=QUESTION, sources=[f"local:{CORPUS}", "web", "ddgs"]),
         trusted_sources=True,
     )
     assert run.sources == [f"local:{CORPUS}", "searxng:http://127.0.0.1:8888", "ddgs"]
@@ -327,11 +331,13 @@ def test_limits_out_of_range_are_refused(limits, message):
 def test_every_problem_is_reported_at_once_under_its_field():
     with pytest.raises(QuestionInvalid) as caught:
         submit_question(
-            owner=None,
-            question="",
-            dimensions=[("cost", "free")],
-            sources=["nowhere"],
-            limits={"max_pages": -1},
+            None,
+            Submission(
+                question="",
+                dimensions=[("cost", "free")],
+                sources=["nowhere"],
+                limits={"max_pages": -1},
+            ),
         )
     assert sorted(caught.value.errors) == ["dimensions", "limits", "question", "sources"]
     assert str(caught.value).startswith("The question is empty")

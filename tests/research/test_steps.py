@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from research import services
+from research.artifacts import Question
 from research.outcomes import Outcome
 from research.runs import execute
 from research.store import store_for
@@ -41,12 +42,11 @@ def test_retrieve_sends_as_many_searches_at_once_as_search_concurrency_allows(
     settings.SEARCH_CONCURRENCY = 3
     base = testweb.add_searxng(held_search(threading.Barrier(3, timeout=5)))
     run = services.create_run(
-        question="Choose between Alderstream and Brightwell",
-        options=[],
-        dimensions=[{"name": "cost", "weight": 1}],
-        preset="",
-        sources=[f"searxng:{base}"],
-        limits={},
+        Question(
+            question="Choose between Alderstream and Brightwell",
+            dimensions=[{"name": "cost", "weight": 1}],
+            sources=[f"searxng:{base}"],
+        )
     )
     execute.execute_stage(run.run_id, "retrieve")
     store = store_for(run.run_id)

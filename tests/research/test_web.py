@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from research import services
+from research.artifacts import Question
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +31,7 @@ def test_ensure_admin_creates_one_admin_with_a_random_password_printed_once(caps
 
 
 def test_runs_and_their_stages_are_listed_in_the_admin(admin_client):
-    run = services.create_run(
-        question="Quillsync or Loamdb?",
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
-    )
+    run = services.create_run(Question(question="Quillsync or Loamdb?", sources=["ddgs"]))
     listing = admin_client.get("/admin/research/run/")
     assert run.run_id.encode() in listing.content
     detail = admin_client.get(f"/admin/research/run/{run.pk}/change/")

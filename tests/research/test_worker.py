@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from research import services
+from research.artifacts import Question
 from research.runs import manifest, rows, tasks
 from research.store import RunStore, store_for
 from tests.processes import wait_until
@@ -48,12 +49,14 @@ def serve_pages(testweb, delay: float) -> str:
 
 def new_run(base: str, question: str = "Choose between Alderstream and Brightwell"):
     return services.create_run(
-        question=question,
-        options=[],
-        dimensions=[{"name": "licence risk", "weight": 2}, {"name": "maintenance", "weight": 1}],
-        preset="",
-        sources=[f"searxng:{base}"],
-        limits={},
+        Question(
+            question=question,
+            dimensions=[
+                {"name": "licence risk", "weight": 2},
+                {"name": "maintenance", "weight": 1},
+            ],
+            sources=[f"searxng:{base}"],
+        )
     )
 
 

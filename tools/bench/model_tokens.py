@@ -28,7 +28,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from research import services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.models import Run
 from research.names import CANDIDATES, CROSSCHECK, FILTERED, NOTES, stage_label
 from research.runs import flow
@@ -296,12 +296,7 @@ def _measured(
 ) -> RunTokens:
     with stub_endpoint(runs_dir, allow_loopback=True) as stub:
         run = services.create_run(
-            question=question,
-            options=[],
-            dimensions=dimensions,
-            preset="",
-            sources=[source],
-            limits={},
+            Question(question=question, dimensions=dimensions, sources=[source])
         )
         try:
             caps = run_all_stages(run.run_id, stub)

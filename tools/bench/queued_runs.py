@@ -33,6 +33,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from research import services
+from research.artifacts import Question
 from research.celery import app as celery_app
 from research.models import Run
 from research.runs import tasks
@@ -90,12 +91,12 @@ def measure(
 
 def _submit(source: str) -> Run:
     run = services.create_run(
-        question="Choose between Alderstream and Brightwell",
-        options=["Alderstream", "Brightwell"],
-        dimensions=[{"name": t, "weight": 1.0} for t in ("licence", "maintenance", "cost")],
-        preset="",
-        sources=[source],
-        limits={},
+        Question(
+            question="Choose between Alderstream and Brightwell",
+            options=["Alderstream", "Brightwell"],
+            dimensions=[{"name": t, "weight": 1.0} for t in ("licence", "maintenance", "cost")],
+            sources=[source],
+        )
     )
     tasks.start(run.run_id)
     return run

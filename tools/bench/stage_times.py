@@ -15,6 +15,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from research import services
+from research.artifacts import Question
 from research.models import Run
 from research.names import CANDIDATES, NOTES
 from research.runs.execute import execute_stage
@@ -95,12 +96,12 @@ class StageBench:
 
     def _timed_stages(self, web: LocalWeb) -> dict[str, float]:
         run = services.create_run(
-            question=f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
-            options=list(OPTIONS),
-            dimensions=[{"name": t, "weight": 1.0} for t in TOPICS],
-            preset="",
-            sources=[f"searxng:{web.base}"],
-            limits={},
+            Question(
+                question=f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
+                options=list(OPTIONS),
+                dimensions=[{"name": t, "weight": 1.0} for t in TOPICS],
+                sources=[f"searxng:{web.base}"],
+            )
         )
         timings = {}
         try:

@@ -124,13 +124,16 @@ class Command(BaseCommand):
     def _create(self, opts: dict[str, Any]) -> str:
         owner = self._owner(opts.get("user"))
         try:
-            run = services.submit_question(
-                owner=owner,
+            form = services.Submission(
                 question=opts["question"] or "",
                 options=opts["option"],
                 dimensions=[_split_dimension(d) for d in opts["dimension"]],
                 preset=opts["preset"] or "",
                 sources=opts["source"],
+            )
+            run = services.submit_question(
+                owner,
+                form,
                 trusted_sources=True,  # the operator, on the server
                 enqueue=False,  # this command starts the first stage itself
             )

@@ -1,28 +1,15 @@
-"""What the stage runners share: the run's limits, its search providers, the stored pages,
-and the manifest's summary of how every provider call of a stage ended."""
+"""What the stage runners share: the run's search providers, the stored pages, and the
+manifest's summary of how every provider call of a stage ended."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from django.conf import settings
-
-from research.artifacts import Limits, Notes, Plan
+from research.artifacts import Notes, Plan
 from research.providers.search import SourceSpecError, build_provider
 from research.runs.spec import StageError
 from research.store import RunStore
-
-
-def limits_from(params: dict[str, Any]) -> Limits:
-    defaults = Limits(
-        max_candidates=settings.MAX_CANDIDATES,
-        max_kept=settings.MAX_KEPT,
-        min_kept=settings.MIN_KEPT,
-        max_pages=settings.MAX_PAGES,
-        max_page_chars=settings.MAX_PAGE_CHARS,
-    )
-    return defaults.model_copy(update=params.get("limits") or {})
 
 
 def providers_for(plan: Plan) -> dict[str, Any]:

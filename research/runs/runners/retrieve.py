@@ -10,12 +10,9 @@ from research.artifacts import Plan
 from research.context import StageContext
 from research.llm import open_llm
 from research.names import CANDIDATES, PLAN
-from research.runs.runners.common import (
-    limits_from,
-    outcome_counts,
-    providers_for,
-    record_outcomes,
-)
+from research.questions import default_limits
+from research.runs.rows import question_of
+from research.runs.runners.common import outcome_counts, providers_for, record_outcomes
 from research.runs.spec import StageError
 from research.stages.plan import PlanError, build_plan, decompose
 from research.stages.retrieve import retrieve
@@ -23,16 +20,9 @@ from research.store import RunStore
 
 
 def plan_from(params: dict[str, Any]) -> Plan:
-    dimensions = [(d["name"], float(d["weight"])) for d in params.get("dimensions") or []]
+    """The plan of the question a run's manifest records (index.json `params`)."""
     try:
-        return build_plan(
-            params["question"],
-            list(params.get("options") or []),
-            dimensions or None,
-            params.get("preset") or None,
-            list(params["sources"]),
-            limits_from(params),
-        )
+        return build_plan(question_of(params), default_limits())
     except PlanError as exc:
         raise StageError(str(exc)) from exc
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
 from research import services
+from research.artifacts import Question
 from research.models import Run
 from research.runs import execute, manifest, registry, rows
 from research.store import store_for
@@ -62,12 +63,12 @@ RECIPES = {
 
 def _build(recipe: Recipe, corpora: dict[str, Path]) -> Run:
     run = services.create_run(
-        question=recipe.question,
-        options=[],
-        dimensions=list(recipe.dimensions),
-        preset="",
-        sources=[f"local:{corpora[recipe.corpus]}"],
-        limits=dict(recipe.limits),
+        Question(
+            question=recipe.question,
+            dimensions=list(recipe.dimensions),
+            sources=[f"local:{corpora[recipe.corpus]}"],
+            limits=dict(recipe.limits),
+        )
     )
     stage: str | None = registry.active_stages()[0]
     while stage is not None:

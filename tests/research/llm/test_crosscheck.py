@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from research import services
-from research.artifacts import Crosscheck, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
+from research.artifacts import (
+    Crosscheck,
+    Dimension,
+    KeyPoint,
+    Limits,
+    Notes,
+    Plan,
+    Question,
+    SourceNotes,
+)
 from research.context import StageContext
 from research.llm import open_llm
 from research.outcomes import Outcome
@@ -623,12 +632,12 @@ def test_a_run_cross_validates_every_page_read_within_its_token_share(
     settings, llm_stub: LLMStub, capsys
 ):
     run = services.create_run(
-        question="For our notes app, choose between Quillsync, Loamdb and Tessera",
-        options=["Quillsync", "Loamdb", "Tessera"],
-        dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
-        preset="",
-        sources=[f"local:{CORPUS}"],
-        limits={},
+        Question(
+            question="For our notes app, choose between Quillsync, Loamdb and Tessera",
+            options=["Quillsync", "Loamdb", "Tessera"],
+            dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
+            sources=[f"local:{CORPUS}"],
+        )
     )
     for stage in ("retrieve", "filter", "deepread"):
         execute.execute_stage(run.run_id, stage)

@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from research import services
-from research.artifacts import STAGES, Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
+from research.artifacts import (
+    STAGES,
+    Dimension,
+    Filtered,
+    KeptCandidate,
+    Limits,
+    Plan,
+    Question,
+    SubQuery,
+)
 from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.outcomes import Outcome
@@ -335,12 +344,12 @@ def test_deep_read_of_the_corpus_in_llm_mode_costs_few_tokens(
 ):
     llm_stub.default = Reply(content=plausible)
     run = services.create_run(
-        question="For our notes app, choose between Quillsync, Loamdb and Tessera",
-        options=["Quillsync", "Loamdb", "Tessera"],
-        dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
-        preset="",
-        sources=[f"local:{CORPUS}"],
-        limits={},
+        Question(
+            question="For our notes app, choose between Quillsync, Loamdb and Tessera",
+            options=["Quillsync", "Loamdb", "Tessera"],
+            dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
+            sources=[f"local:{CORPUS}"],
+        )
     )
     settings.LLM_BASE_URL = ""  # retrieve and filter by the rules: only deep-read is measured
     execute.execute_stage(run.run_id, "retrieve")

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 
 from research import services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Question
 from research.names import DECISION, NOTES, PLAN, REPORT
 from research.store import store_for
 from tools.bench import model_tokens
@@ -18,21 +18,21 @@ from tools.bench import model_tokens
 pytestmark = pytest.mark.django_db
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
+QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
 
 
 def test_a_whole_run_in_llm_mode_records_its_tokens_and_stays_within_its_budget(runs_dir):
     with model_tokens.stub_endpoint(runs_dir) as stub:
         run = services.create_run(
-            question="For our local-first notes app, choose between Quillsync, Loamdb and Tessera",
-            options=[],
-            dimensions=[
-                {"name": "licence risk", "weight": 0.4},
-                {"name": "maintenance activity", "weight": 0.35},
-                {"name": "customisation cost", "weight": 0.25},
-            ],
-            preset="",
-            sources=[f"local:{CORPUS}"],
-            limits={},
+            Question(
+                question=QUESTION,
+                dimensions=[
+                    {"name": "licence risk", "weight": 0.4},
+                    {"name": "maintenance activity", "weight": 0.35},
+                    {"name": "customisation cost", "weight": 0.25},
+                ],
+                sources=[f"local:{CORPUS}"],
+            )
         )
         caps = model_tokens.run_all_stages(run.run_id, stub)
         measured = model_tokens.measure("notes corpus", run.run_id, stub, caps)

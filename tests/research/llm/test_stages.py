@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from research import services
-from research.artifacts import Candidate, Candidates, Limits
+from research.artifacts import Candidate, Candidates, Limits, Question
 from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.runs import execute
@@ -32,14 +32,13 @@ def opened(store: RunStore, ctx: StageContext, stage: str, task: str | None = No
 
 
 def a_plan():
-    return build_plan(
-        "Choose between Alderstream and Brightwell for our sync layer",
-        ["Alderstream", "Brightwell"],
-        [("licence risk", 0.5), ("cost", 0.5)],
-        None,
-        ["ddgs"],
-        Limits(),
+    asked = Question(
+        question="Choose between Alderstream and Brightwell for our sync layer",
+        options=["Alderstream", "Brightwell"],
+        dimensions=[{"name": "licence risk", "weight": 0.5}, {"name": "cost", "weight": 0.5}],
+        sources=["ddgs"],
     )
+    return build_plan(asked, Limits())
 
 
 # --- plan -----------------------------------------------------------------------------------
@@ -341,12 +340,12 @@ def test_retrieve_and_filter_run_in_llm_mode_and_the_manifest_says_so(
 ):
     llm_stub.default = Reply(content=answer_for)
     run = services.create_run(
-        question="For our notes app, choose between Quillsync, Loamdb and Tessera",
-        options=list(OPTIONS),
-        dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
-        preset="",
-        sources=[f"local:{CORPUS}"],
-        limits={},
+        Question(
+            question="For our notes app, choose between Quillsync, Loamdb and Tessera",
+            options=list(OPTIONS),
+            dimensions=[{"name": "licence", "weight": 0.5}, {"name": "maintenance", "weight": 0.5}],
+            sources=[f"local:{CORPUS}"],
+        )
     )
     execute.execute_stage(run.run_id, "retrieve")
     plan_tokens = (llm_stub.prompt_tokens, llm_stub.completion_tokens)

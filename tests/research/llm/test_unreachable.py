@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from research import services
-from research.artifacts import Decision
+from research.artifacts import Decision, Question
 from research.context import StageContext
 from research.llm import Ask, open_llm
 from research.outcomes import Outcome
@@ -64,12 +64,12 @@ def test_a_rerun_asks_the_model_again_and_the_run_page_says_where_it_was_lost(se
     settings.RUNS_DIR = tmp_path / "runs"
     owner = get_user_model().objects.create_user("ada")
     run = services.create_run(
-        question="Alderstream or Brightwell for our job queue?",
-        options=["Alderstream", "Brightwell"],
-        dimensions=[],
-        preset="tech",
-        sources=["ddgs"],
-        limits={},
+        Question(
+            question="Alderstream or Brightwell for our job queue?",
+            options=["Alderstream", "Brightwell"],
+            preset="tech",
+            sources=["ddgs"],
+        ),
         owner=owner,
     )
     store = store_for(run.run_id)

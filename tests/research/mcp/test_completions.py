@@ -20,6 +20,7 @@ from mcp_types import (
 )
 
 from research import services
+from research.artifacts import Question
 from research.mcp import build_server
 from research.models import Run
 from research.names import NOTES
@@ -123,13 +124,7 @@ def test_at_most_a_hundred_run_ids_and_says_there_are_more(ada):
 
 def test_source_ids_complete_from_the_chosen_runs_stored_pages(ada, bob):
     run = services.create_run(
-        question=QUESTION,
-        options=["Quillsync", "Loamdb"],
-        dimensions=[],
-        preset="",
-        sources=[],
-        limits={},
-        owner=ada,
+        Question(question=QUESTION, options=["Quillsync", "Loamdb"], sources=[]), owner=ada
     )
     page = {"url": "https://example.org/q", "status": "OK"}
     store_for(run.run_id).write_json(
@@ -158,15 +153,7 @@ def test_source_ids_complete_from_the_chosen_runs_stored_pages(ada, bob):
 
 
 def test_a_run_without_notes_yet_offers_no_source_ids(ada):
-    run = services.create_run(
-        question=QUESTION,
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=[],
-        limits={},
-        owner=ada,
-    )
+    run = services.create_run(Question(question=QUESTION, sources=[]), owner=ada)
     completion = complete(ada, PAGE_TEMPLATE, "source_id", "", {"run_id": run.run_id})
     assert completion.values == [] and completion.total == 0
 
@@ -292,13 +279,7 @@ def test_starting_a_run_logs_that_it_was_queued(ada, sources, monkeypatch):
 
 def test_an_assessment_reports_each_step_it_takes(ada, sources):
     run = services.create_run(
-        question=QUESTION + " and Tessera",
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=[f"local:{CORPUS_EN}"],
-        limits={},
-        owner=ada,
+        Question(question=QUESTION + " and Tessera", sources=[f"local:{CORPUS_EN}"]), owner=ada
     )
     for stage in ("retrieve", "filter", "deepread", "crosscheck"):
         execute.execute_stage(run.run_id, stage)

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from mcp import Client
 
 from research import services
+from research.artifacts import Question
 from research.mcp import build_server
 from research.runs import manifest
 from research.store import now_iso, store_for
@@ -43,12 +44,11 @@ def bob():
 
 def new_run(owner):
     return services.create_run(
-        question="Quillsync or Loamdb for our notes app?",
-        options=["Quillsync", "Loamdb"],
-        dimensions=[],
-        preset="",
-        sources=["ddgs"],
-        limits={},
+        Question(
+            question="Quillsync or Loamdb for our notes app?",
+            options=["Quillsync", "Loamdb"],
+            sources=["ddgs"],
+        ),
         owner=owner,
     )
 

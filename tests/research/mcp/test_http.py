@@ -17,6 +17,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from research import services
+from research.artifacts import Question
 from research.models import ApiToken, token_digest
 from research.store import store_for
 from tests.processes import ThreadedServer
@@ -69,13 +70,7 @@ def bob():
 
 def make_run(owner, question: str, report: str | None = None):
     run = services.create_run(
-        question=question,
-        options=["Quillsync", "Loamdb"],
-        dimensions=[],
-        preset="",
-        sources=[],
-        limits={},
-        owner=owner,
+        Question(question=question, options=["Quillsync", "Loamdb"], sources=[]), owner=owner
     )
     if report is not None:
         store_for(run.run_id).write_text("report.md", report)

@@ -11,6 +11,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 from research import services
+from research.artifacts import Question
 from research.mcp.prompts import PROMPTS
 from research.models import Run
 from research.runs import tasks
@@ -45,13 +46,7 @@ def bob():
 
 def make_run(owner, *, finished: bool = True):
     run = services.create_run(
-        question=QUESTION,
-        options=["Quillsync", "Loamdb"],
-        dimensions=[],
-        preset="",
-        sources=["notes"],
-        limits={},
-        owner=owner,
+        Question(question=QUESTION, options=["Quillsync", "Loamdb"], sources=["notes"]), owner=owner
     )
     store = store_for(run.run_id)
     store.write_json("round_0_plan.json", PLAN)

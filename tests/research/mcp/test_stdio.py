@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from research import services
+from research.artifacts import Question
 from research.store import store_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,24 +28,11 @@ def test_stdio_server_acts_for_the_named_user(runs_dir):
     ada = get_user_model().objects.create_user("ada", password="x" * 12)
     bob = get_user_model().objects.create_user("bob", password="x" * 12)
     run = services.create_run(
-        question="Quillsync vs Loamdb",
-        options=["Quillsync", "Loamdb"],
-        dimensions=[],
-        preset="",
-        sources=[],
-        limits={},
+        Question(question="Quillsync vs Loamdb", options=["Quillsync", "Loamdb"], sources=[]),
         owner=ada,
     )
     store_for(run.run_id).write_text("report.md", "# Report\n\nChoose Quillsync.\n")
-    services.create_run(
-        question="Theirs vs ours",
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=[],
-        limits={},
-        owner=bob,
-    )
+    services.create_run(Question(question="Theirs vs ours", sources=[]), owner=bob)
     params = StdioServerParameters(
         command=sys.executable,
         args=["manage.py", "mcp", "--user", "ada"],

@@ -15,6 +15,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
 from research import services
+from research.artifacts import Question
 from research.models import Run
 from research.runs import execute, registry, tasks
 from research.store import store_for
@@ -49,15 +50,7 @@ def bob():
 
 
 def new_run(owner, sources: list[str]):
-    return services.create_run(
-        question=QUESTION,
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=sources,
-        limits={},
-        owner=owner,
-    )
+    return services.create_run(Question(question=QUESTION, sources=sources), owner=owner)
 
 
 def uri(run, name: str) -> str:
@@ -188,12 +181,11 @@ def test_a_stage_a_celery_worker_finishes_reaches_a_subscribed_client(
     ]
     base = testweb.add_searxng(lambda query: results)
     run = services.create_run(
-        question="Choose between Alder and Birch",
-        options=[],
-        dimensions=[{"name": "licence risk", "weight": 1}],
-        preset="",
-        sources=[f"searxng:{base}"],
-        limits={},
+        Question(
+            question="Choose between Alder and Birch",
+            dimensions=[{"name": "licence risk", "weight": 1}],
+            sources=[f"searxng:{base}"],
+        ),
         owner=ada,
     )
     worker = workers.start()

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from research import services
+from research.artifacts import Question
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, page_artifact
 from research.runs import execute, registry
 from research.store import store_for
@@ -53,15 +54,7 @@ def bob():
 
 def run_through(owner, corpus, last_stage: str | None):
     """A run of `owner` whose stages up to `last_stage` have run (none with None)."""
-    run = services.create_run(
-        question=QUESTION,
-        options=[],
-        dimensions=[],
-        preset="",
-        sources=[f"local:{corpus}"],
-        limits={},
-        owner=owner,
-    )
+    run = services.create_run(Question(question=QUESTION, sources=[f"local:{corpus}"]), owner=owner)
     for stage in registry.active_stages() if last_stage else ():
         execute.execute_stage(run.run_id, stage)
         if stage == last_stage:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.artifacts import Limits, Plan
+from research.artifacts import AskedDimension, Limits, Plan, Question
 from research.stages.plan import (
     PRESETS,
     PlanError,
@@ -23,7 +23,14 @@ def plan_for(
     dimensions: list[tuple[str, float]] | None = None,
     preset: str | None = None,
 ) -> Plan:
-    return build_plan(question, options or [], dimensions, preset, SOURCES, Limits())
+    asked = Question(
+        question=question,
+        options=options or [],
+        dimensions=[AskedDimension(name=n, weight=w) for n, w in dimensions or []],
+        preset=preset or "",
+        sources=SOURCES,
+    )
+    return build_plan(asked, Limits())
 
 
 # --- options -----------------------------------------------------------------------------
@@ -141,13 +148,13 @@ def test_language_is_chinese_when_the_question_has_cjk_text() -> None:
 
 def test_no_source_is_refused() -> None:
     with pytest.raises(PlanError, match="at least one source"):
-        build_plan("A vs B", [], None, None, [" "], Limits())
+        build_plan(Question(question="A vs B", sources=[" "]), Limits())
 
 
 def test_sources_and_limits_are_kept_in_the_plan() -> None:
     limits = Limits(max_candidates=10)
 
-    plan = build_plan("A vs B", [], None, None, ["ddgs", "ddgs", "local:/x"], limits)
+    plan = build_plan(Question(question="A vs B", sources=["ddgs", "ddgs", "local:/x"]), limits)
 
     assert plan.sources == ["ddgs", "local:/x"]
     assert plan.limits.max_candidates == 10

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from research import services
+from research.artifacts import Question
 from research.models import Run
 from research.runs import manifest, tasks
 from research.store import store_for
@@ -67,12 +68,13 @@ def started(monkeypatch) -> list[tuple[str, str]]:
 
 def make_run(owner, question: str = QUESTION, **fields: Any) -> Run:
     return services.create_run(
-        question=question,
-        options=fields.get("options", []),
-        dimensions=fields.get("dimensions", []),
-        preset=fields.get("preset", "tech"),
-        sources=fields.get("sources", ["ddgs"]),
-        limits={},
+        Question(
+            question=question,
+            options=fields.get("options", []),
+            dimensions=fields.get("dimensions", []),
+            preset=fields.get("preset", "tech"),
+            sources=fields.get("sources", ["ddgs"]),
+        ),
         owner=owner,
     )
 
