@@ -41,8 +41,8 @@ from research.artifacts import (
     RankedOption,
     ScoreCell,
 )
+from research.i18n import words
 from research.stages.sourcekind import REVIEW
-from research.stages.text import in_language
 
 CONFIDENCE_WEIGHTS = {
     "coverage": 0.35,
@@ -54,59 +54,6 @@ UNTESTED_CONSISTENCY = 60.0
 CLOSE_RACE = 10.0
 FULL_SUPPORT = 1.5  # site weights that fully corroborate a cell: primary 0.9 + review 0.6
 THIN_FLOOR = 0.6  # the factor when no cell is corroborated: 100 * 0.6 stays under 65
-
-_TEXT = {
-    "en": {
-        "no_claims": ("No claims were found in any source that could be read, so confidence is 0."),
-        "names": {
-            "coverage": "coverage",
-            "consistency": "consistency",
-            "timeliness": "timeliness",
-            "verifiability": "verifiability",
-        },
-        "formula": "confidence = {terms} = {raw:.1f}",
-        "contradicted": (
-            " (contradicted points behind consistency: {full} counted in full; {half} at half, "
-            "as other versions or setups or a change over time may explain them; {settled} not "
-            "at all, superseded by a later source)"
-        ),
-        "support": (
-            "; corroboration is {c:.1f} (the share of scored cells backed by two or more "
-            "independent sites, not only forums or interested parties), so it is multiplied "
-            "by 0.6 + 0.4 x {f:.2f} = {factor:g}, giving {value:.1f}"
-        ),
-        "no_gap": "; fewer than two options have a total, so no margin penalty applies.",
-        "wide": "; the top two options are {gap:.1f} points apart, so no margin penalty applies.",
-        "close": (
-            "; the top two options are only {gap:.1f} points apart, so it is multiplied by "
-            "0.8 + 0.02 x {gap:.1f} = {factor:g}, giving {value:.1f}."
-        ),
-    },
-    "zh": {
-        "no_claims": "在可读取的来源中没有找到任何论断，因此置信度为 0。",
-        "names": {
-            "coverage": "覆盖度",
-            "consistency": "一致性",
-            "timeliness": "时效性",
-            "verifiability": "可核实性",
-        },
-        "formula": "置信度 = {terms} = {raw:.1f}",
-        "contradicted": (
-            "（一致性中，{full} 处矛盾全额计入，{half} 处可能由版本、场景不同或前后变化解释，"
-            "按一半计入，{settled} 处已被较新的来源取代，不计入）"
-        ),
-        "support": (
-            "；佐证度为 {c:.1f}（由两个以上独立站点支持、且不只依赖论坛或利益相关方的已评分"
-            "单元格所占比例），因此乘以 0.6 + 0.4 x {f:.2f} = {factor:g}，得 {value:.1f}"
-        ),
-        "no_gap": "；有总分的候选项少于两个，因此不做差距扣减。",
-        "wide": "；前两名相差 {gap:.1f} 分，因此不做差距扣减。",
-        "close": (
-            "；前两名仅相差 {gap:.1f} 分，因此乘以 0.8 + 0.02 x {gap:.1f} = {factor:g}，"
-            "得 {value:.1f}。"
-        ),
-    },
-}
 
 
 def assess(
@@ -141,7 +88,7 @@ def assess(
 
 
 def _text(language: str) -> dict:
-    return in_language(_TEXT, language)
+    return words(language).ASSESSMENT
 
 
 def evidence(claims: list[Claim], sources: dict[str, SourceInfo]) -> list[Claim]:

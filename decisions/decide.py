@@ -48,48 +48,12 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.context import StageContext
+from research.i18n import words
 from research.llm import StageLLM
-from research.stages.text import in_language
-
-_TEXT = {
-    "en": {
-        "nothing": "No evidence about any option could be verified, so nothing is recommended.",
-        "unreachable": "{n} searches or pages could not be reached.",
-        "top": "{option} has the highest weighted total, {total:.1f}/100, with evidence on "
-        "{covered} of {dims} dimensions, {share}% of the weight.",
-        "single_site": "{option} has the highest weighted total, {total:.1f}/100 (evidence on "
-        "{covered} of {dims} dimensions, {share}% of the weight), but all of its scored "
-        "evidence comes from one site, {site}. A recommendation needs evidence from two or "
-        "more independent sites, so none is given.",
-        "lead": "It leads {runner} ({total:.1f}) by {gap:.1f} points.",
-        "best": "On {dim} it scores {score:.1f} (claims {ids}).",
-        "page": "{url}: {status}",
-        "provider": "search provider {provider}: {outcome} for {n} {queries}",
-        "query": "query",
-        "queries": "queries",
-        "not_read": "{title} ({url})",
-    },
-    "zh": {
-        "nothing": "没有任何候选项的证据得到核实，因此不作推荐。",
-        "unreachable": "有 {n} 个检索或页面无法访问。",
-        "top": "{option}的加权总分最高，为 {total:.1f}/100，{dims} 个维度中有 {covered} 个有证据，"
-        "占权重的 {share}%。",
-        "single_site": "{option}的加权总分最高，为 {total:.1f}/100（{dims} 个维度中有 {covered} "
-        "个有证据，占权重的 {share}%），但其全部评分证据都来自同一个站点：{site}。作出推荐"
-        "需要两个以上独立站点的证据，因此不作推荐。",
-        "lead": "领先{runner}（{total:.1f}）{gap:.1f} 分。",
-        "best": "在{dim}方面得 {score:.1f} 分（论断 {ids}）。",
-        "page": "{url}：{status}",
-        "provider": "检索服务 {provider}：{n} 次{queries}结果为 {outcome}",
-        "query": "查询",
-        "queries": "查询",
-        "not_read": "《{title}》（{url}）",
-    },
-}
 
 
 def _text(language: str) -> dict[str, str]:
-    return in_language(_TEXT, language)
+    return words(language).DECIDE
 
 
 @dataclass

@@ -24,90 +24,16 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
+from research.i18n import words
 from research.outcomes import Outcome
-from research.stages.text import in_language, mentions
+from research.stages.text import mentions
 
 STALE_YEARS = 3
 NAMED_PAGES = 3  # pages named per line; the rest are counted
 
-_TEXT = {
-    "en": {
-        "join": ", ",
-        "sep": "; ",
-        "cell": "{option} x {dim}",
-        "found_none": "No evidence on {option} x {dims} was found in the {n} {pages} read",
-        "unread": "No evidence on {option} x {dims}; {n} {pages} about {option} {were} not read: "
-        "{listed}",
-        "page": "page",
-        "pages": "pages",
-        "was": "was",
-        "were": "were",
-        "item": "“{title}” ({url}): {why}",
-        "budget": "beyond the reading budget of {n} pages",
-        "failed": "could not be read ({status})",
-        "more": "and {n} more",
-        "thin": "Scored on a single site, or only on forums and interested parties: {cells}; "
-        "an independent review or primary source for each would raise confidence",
-        "no_primary": "No primary source (official site, repository or specification) for {o}",
-        "disagree": "Sources disagree on {o}'s {subject}: {said}; a primary, current statement "
-        "would settle it",
-        "changed": "Sources disagree on {o}'s {subject}, likely a change over time: {said}; the "
-        "project's own current statement would confirm it",
-        "scoped": "Sources disagree on {o}'s {subject}, likely for different versions or setups: "
-        "{said}; a source naming the version or setup you would use would settle it",
-        "then_now": "{a} earlier, {b} now",
-        "overall": "overall merit",
-        "labels": {"latest_version": "latest version", "last_commit": "last commit"},
-        "vs": "{a} vs {b}",
-        "unreadable": "{n} {sources} could not be read ({outcomes})",
-        "source": "source",
-        "sources": "sources",
-        "stale": "Evidence on {o} x {d} is all older than {years} years (newest {newest}); "
-        "a current source would help",
-    },
-    "zh": {
-        "join": "、",
-        "sep": "；",
-        "cell": "{option}的{dim}",
-        "found_none": "在已读的 {n} 个页面中没有找到关于{option}在{dims}方面的证据",
-        "unread": "没有关于{option}在{dims}方面的证据；有 {n} 个关于{option}的页面未读：{listed}",
-        "page": "",
-        "pages": "",
-        "was": "",
-        "were": "",
-        "item": "《{title}》（{url}）：{why}",
-        "budget": "超出 {n} 页的阅读上限",
-        "failed": "无法读取（{status}）",
-        "more": "另有 {n} 个",
-        "thin": "以下评分只依赖单一站点，或只依赖论坛和利益相关方：{cells}；"
-        "为每项补充一份独立评测或一手来源可以提高置信度",
-        "no_primary": "{o}没有一手来源（官方网站、代码仓库或规范）",
-        "disagree": "各来源对{o}的{subject}说法不一：{said}；一份一手的最新说明可以澄清",
-        "changed": "各来源对{o}的{subject}说法不一，可能是前后变化：{said}；"
-        "项目官方的最新说明可以确认",
-        "scoped": "各来源对{o}的{subject}说法不一，可能针对不同的版本或场景：{said}；"
-        "一份写明所用版本或场景的来源可以澄清",
-        "then_now": "此前为{a}，现为{b}",
-        "overall": "总体评价",
-        "labels": {
-            "licence": "许可证",
-            "maintenance": "维护状态",
-            "latest_version": "最新版本",
-            "last_commit": "最近提交",
-            "active": "仍在维护",
-            "inactive": "已停止维护",
-        },
-        "vs": "{a} 与 {b}",
-        "unreadable": "{n} 个来源无法读取（{outcomes}）",
-        "source": "",
-        "sources": "",
-        "stale": "关于{o}在{d}方面的证据均早于 {years} 年（最新为 {newest}）；需要更新的来源",
-    },
-}
-
 
 def _text(language: str) -> dict[str, str]:
-    return in_language(_TEXT, language)
+    return words(language).MISSING
 
 
 @dataclass(frozen=True)

@@ -72,9 +72,9 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
+from research.i18n import words
 from research.providers.urls import registrable_domain
 from research.stages.sourcekind import SourceKind, Standing, classify
-from research.stages.text import in_language
 
 WEIGHTS = {"base": 0.4, "strength": 0.3, "consistency": 0.2, "timeliness": 0.1}
 # (maximum age in years, timeliness), checked in order.
@@ -91,98 +91,9 @@ PRIOR_WEIGHT = 1.0  # K: the neutral 50 counts as much as one fully trusted site
 STATUS_BASE_CAP = 15.0
 STATUS_SCORE_CAP = 20.0
 
-_TEXT = {
-    "en": {
-        "shrunk": (
-            "base = 50 + (raw {raw:.1f} - 50) x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}: "
-            "{sites} {site_word} took a side, with evidence weight {n:.2f}"
-        ),
-        "site": "site",
-        "sites": "sites",
-        "no_side": "no source takes a side, so base is 50",
-        "model_lean": (
-            "the model gave the lean, {raw:.1f}, citing {claims}: base = 50 + ({raw:.1f} - 50) "
-            "x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}, with evidence weight {n:.2f} from the "
-            "{sites} {site_word} behind the claims it cited"
-        ),
-        "rules_lean": "for comparison, the rules alone: {rules}",
-        "model_dropped": "the model's judgement of this cell was not used ({reason}), so the "
-        "rules gave the lean",
-        "standing": "{source} counts {strength:g}: {why}",
-        "capped": (
-            "{site} says {option} is no longer maintained (“{quote}”), so base is capped at "
-            "{base:g} and the score at {score:g}"
-        ),
-        "revived": (
-            "{site} ({newer}) says {option} is active after the statement that it is not "
-            "(“{quote}”), so the score is not capped"
-        ),
-        "superseded": (
-            "superseded by a later source: {claims} ({sites}) describe an earlier state; "
-            "{contradiction} puts the difference down to a change over time and {current} "
-            "({current_site}) describes the current state, so they count neither in base nor "
-            "against consistency"
-        ),
-        "superseded_one": (
-            "superseded by a later source: {claims} ({sites}) describes an earlier state; "
-            "{contradiction} puts the difference down to a change over time and {current} "
-            "({current_site}) describes the current state, so it counts neither in base nor "
-            "against consistency"
-        ),
-        "consistency": "consistency = {agreed:g} ({backing}) {terms} = {value:.1f}",
-        "corroborated": "two or more sites",
-        "single": "one site",
-        "penalty": "- {points:g} for {id} ({why})",
-        "why_error": "nothing explains it",
-        "why_scope": "other versions or setups: half",
-        "why_time": "a change over time, current side unknown: half",
-        "why_settled": "superseded by a later source: nothing",
-    },
-    "zh": {
-        "shrunk": (
-            "基础分 = 50 + (原始 {raw:.1f} - 50) x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}："
-            "{sites} 个{site_word}表明了立场，证据权重 {n:.2f}"
-        ),
-        "site": "站点",
-        "sites": "站点",
-        "no_side": "没有来源表明立场，基础分取 50",
-        "model_lean": (
-            "倾向由模型给出，为 {raw:.1f}，依据论断 {claims}：基础分 = 50 + ({raw:.1f} - 50) "
-            "x {n:.2f} / ({n:.2f} + {k:g}) = {base:.1f}，证据权重 {n:.2f} 来自其所引论断背后的 "
-            "{sites} 个{site_word}"
-        ),
-        "rules_lean": "作为对照，仅按规则：{rules}",
-        "model_dropped": "模型对此单元格的判断未被采用（{reason}），倾向由规则给出",
-        "standing": "{source} 按 {strength:g} 计：{why}",
-        "capped": (
-            "{site} 指出{option}已不再维护（“{quote}”），因此基础分上限为 {base:g}，"
-            "得分上限为 {score:g}"
-        ),
-        "revived": ("{site}（{newer}）在“{quote}”之后称{option}仍在维护，因此得分不设上限"),
-        "superseded": (
-            "已被较新的来源取代：{claims}（{sites}）描述的是较早的状态；{contradiction} "
-            "判断差异来自前后变化，{current}（{current_site}）描述的是当前状态，"
-            "因此不计入基础分，也不降低一致性"
-        ),
-        "superseded_one": (
-            "已被较新的来源取代：{claims}（{sites}）描述的是较早的状态；{contradiction} "
-            "判断差异来自前后变化，{current}（{current_site}）描述的是当前状态，"
-            "因此不计入基础分，也不降低一致性"
-        ),
-        "consistency": "一致性 = {agreed:g}（{backing}）{terms} = {value:.1f}",
-        "corroborated": "两个以上站点",
-        "single": "单一站点",
-        "penalty": "- {points:g}（{id}：{why}）",
-        "why_error": "无法解释",
-        "why_scope": "版本或场景不同，按一半计",
-        "why_time": "前后变化但不知哪方为当前状态，按一半计",
-        "why_settled": "已被较新的来源取代，不计",
-    },
-}
-
 
 def text_for(language: str) -> dict[str, str]:
-    return in_language(_TEXT, language)
+    return words(language).SCORING
 
 
 @dataclass(frozen=True)

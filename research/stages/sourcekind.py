@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from research.i18n import words
 from research.providers.urls import site_of
-from research.stages.text import in_language, mentions, option_names
+from research.stages.text import mentions, option_names
 
 STANDARD_HOSTS = (
     "arxiv.org",
@@ -114,29 +115,6 @@ STRENGTH = {"primary": 90.0, "comparison": 60.0, "community": 30.0}
 REVIEW = STRENGTH["comparison"]  # the most a project's judgement of itself counts
 INTERESTED = 30.0  # a vendor on a rival, or praising itself: no better than a forum post
 
-_TEXT = {
-    "en": {
-        "own": "the site of {o}",
-        "own_judgement": "{o}'s own page judging itself counts as a review",
-        "interested": "interested party: published by {o}'s vendor",
-        "self_praise": "interested party: {o}'s vendor judging itself against rivals",
-        "user_written": "{host} is written by users (forum, issue or discussion)",
-        "standard": "{host} is a primary source",
-        "community": "{host} is a forum or blog",
-        "comparison": "{host} is a secondary article",
-    },
-    "zh": {
-        "own": "{o}的官方站点",
-        "own_judgement": "{o}官方对自身的评价，只按评测文章计",
-        "interested": "利益相关方：由{o}的厂商发布",
-        "self_praise": "利益相关方：{o}的厂商将自己与竞品比较",
-        "user_written": "{host}上的内容由用户撰写（论坛、议题或讨论）",
-        "standard": "{host}为一手来源",
-        "community": "{host}为论坛或博客",
-        "comparison": "{host}为第三方文章",
-    },
-}
-
 
 @dataclass(frozen=True)
 class Standing:
@@ -173,7 +151,7 @@ class SourceKind:
 
 
 def _text(language: str) -> dict[str, str]:
-    return in_language(_TEXT, language)
+    return words(language).SOURCE_KINDS
 
 
 def classify(url: str, title: str, options: list[str], language: str = "en") -> SourceKind:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
@@ -205,7 +204,3 @@ def _clean_aliases(option: str, names: list[str], options: list[str]) -> tuple[s
     ]
     return tuple(kept[:5])
 
-
-def in_language(table: dict[str, Any], language: str) -> Any:
-    """A module's strings in `language`, English when it has none in that language."""
-    return table.get(language, table["en"])

@@ -4,7 +4,10 @@ import string
 
 import pytest
 
-from reports.strings import HEADINGS, STRINGS, Strings
+from reports.strings import HEADINGS, Strings
+from research.i18n import en, words, zh
+
+STRINGS = {"en": words("en").REPORT, "zh": words("zh").REPORT}
 
 
 def fields(text: str) -> set[str]:
@@ -16,6 +19,16 @@ def test_both_languages_have_the_same_strings_with_the_same_placeholders():
     for key, english in STRINGS["en"].items():
         assert fields(STRINGS["zh"][key]) == fields(english), key
     assert HEADINGS["zh"].keys() == HEADINGS["en"].keys()
+
+
+def test_every_table_of_words_is_there_in_both_languages():
+    tables = {name for name in vars(en) if name.isupper()}
+    assert tables == {name for name in vars(zh) if name.isupper()}
+    assert {"REPORT", "REPORT_HEADINGS", "WEB", "DECIDE", "SOURCE_KINDS"} <= tables
+
+
+def test_a_language_without_words_falls_back_to_english():
+    assert words("fr") is en
 
 
 def test_no_chinese_string_is_left_in_english():
