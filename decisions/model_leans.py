@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from decisions.scoring import ModelLean, SourceInfo, standing
 from research.artifacts import Claim, Plan
 from research.context import StageContext
-from research.llm import Ask, StageLLM, render_prompt
+from research.llm import StageLLM
 from research.llm.budget import estimate_tokens
 
 CLAIMS_PER_CELL = 3
@@ -87,30 +87,21 @@ def model_leans(
     calls = -(-len(sent) // CELLS_PER_CALL)
     size = -(-len(sent) // calls)
     batches = [sent[i : i + size] for i in range(0, len(sent), size)]
-    system = render_prompt(
-        "decide",
-        stage=llm.stage,
-        run_id=llm.run_id,
+    answers = llm.ask_batches(
+        batches,
+        prompt="decide",
+        task="decide",
+        schema=CellJudgements,
+        user=lambda batch: _message(batch, sources),
+        max_tokens=lambda batch: ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_CELL * len(batch),
+        fallback="the rules' lean for these cells",
         question=plan.question,
         language=plan.language,
         dimensions=[d.name for d in plan.dimensions],
         claims_per_cell=CLAIMS_PER_CELL,
     )
-    answers = llm.ask_all(
-        [
-            Ask(
-                task="decide",
-                schema=CellJudgements,
-                system=system,
-                user=_message(batch, sources),
-                max_tokens=ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_CELL * len(batch),
-                fallback="the rules' lean for these cells",
-            )
-            for batch in batches
-        ]
-    )
     leans = Leans()
-    for batch, answer in zip(batches, answers, strict=True):
+    for batch, answer in answers:
         if answer.value is not None:
             _check(answer.value.cells, batch, flagged, leans, llm, ctx)
     unjudged = [c for c in sent if c.key not in leans.used and c.key not in leans.dropped]

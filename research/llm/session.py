@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -31,10 +31,12 @@ from research.llm.budget import TokenBudget
 from research.llm.client import Answer, Ask, ChatClient, Sleep
 from research.llm.concurrency import gather_limited, run_sync
 from research.llm.config import LLMConfig
+from research.llm.prompts import render as render_prompt
 from research.outcomes import Outcome
 from research.store import RunStore, now_iso
 
 M = TypeVar("M", bound=BaseModel)
+B = TypeVar("B")  # one batch of what a stage sends the model
 
 BREAKER_LIMIT = 3
 USER_AGENT = "Verdict/0.1"
@@ -72,6 +74,38 @@ class StageLLM:
 
     def ask(self, ask: Ask[M]) -> Answer[M]:
         return self.ask_all([ask])[0]
+
+    def ask_batches(
+        self,
+        batches: Sequence[B],
+        *,
+        prompt: str,
+        task: str,
+        schema: type[M],
+        user: Callable[[B], str],
+        max_tokens: Callable[[B], int],
+        fallback: str,
+        **context: Any,
+    ) -> list[tuple[B, Answer[M]]]:
+        """A stage's model calls: one per batch, all under the stage's system prompt
+        (templates/prompts/llm/<prompt>.md.j2, given `context`), asked together
+        (ask_all). Each batch comes back with its answer; `fallback` says what the stage
+        uses where an answer has no value."""
+        system = render_prompt(prompt, stage=self.stage, run_id=self.run_id, **context)
+        answers = self.ask_all(
+            [
+                Ask(
+                    task=task,
+                    schema=schema,
+                    system=system,
+                    user=user(batch),
+                    max_tokens=max_tokens(batch),
+                    fallback=fallback,
+                )
+                for batch in batches
+            ]
+        )
+        return list(zip(batches, answers, strict=True))
 
     def ask_all(self, asks: Sequence[Ask[M]]) -> list[Answer[M]]:
         """Every answer, in order, with at most LLM_CONCURRENCY requests in flight."""

@@ -28,7 +28,7 @@ from research.artifacts import (
     Plan,
 )
 from research.context import StageContext
-from research.llm import Ask, StageLLM, render_prompt
+from research.llm import StageLLM
 from research.providers.urls import canonical_url
 from research.stages.lexicon import keywords_for
 from research.stages.sourcekind import classify
@@ -178,30 +178,21 @@ def relevance_verdicts(
     batches = [sent[i : i + BATCH] for i in range(0, len(sent), BATCH)]
     if not batches:
         return {}
-    system = render_prompt(
-        "filter",
-        stage=llm.stage,
-        run_id=llm.run_id,
+    answers = llm.ask_batches(
+        batches,
+        prompt="filter",
+        task="filter",
+        schema=Verdicts,
+        user=_batch_message,
+        max_tokens=lambda batch: 80 + 50 * len(batch),
+        fallback="the relevance rules for this batch of candidates",
         question=plan.question,
         options=plan.options,
         dimensions=[d.name for d in plan.dimensions],
         batch=BATCH,
     )
-    answers = llm.ask_all(
-        [
-            Ask(
-                task="filter",
-                schema=Verdicts,
-                system=system,
-                user=_batch_message(batch),
-                max_tokens=80 + 50 * len(batch),
-                fallback="the relevance rules for this batch of candidates",
-            )
-            for batch in batches
-        ]
-    )
     verdicts: dict[str, Verdict] = {}
-    for batch, answer in zip(batches, answers, strict=True):
+    for batch, answer in answers:
         if answer.value is None:
             continue
         ids = {c.id for c in batch}

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from research.artifacts import Claim, Contradiction, ContradictionSide, KeyPoint, Plan, SourceNotes
 from research.context import StageContext
-from research.llm import Answer, Ask, StageLLM, render_prompt
+from research.llm import Answer, StageLLM
 from research.llm.budget import estimate_tokens
 from research.providers.urls import registrable_domain
 from research.stages.claims import dimension_for, scope_of
@@ -163,15 +163,26 @@ class ModelReview:
         batches = _batches(chosen, pairs)
         if not batches:
             return claims
-        answers = self.llm.ask_all([self._ask(b) for b in batches])
+        answered = self.llm.ask_batches(
+            batches,
+            prompt="cross_validate",
+            task="crosscheck",
+            schema=Reading,
+            user=_message,
+            max_tokens=_answer_tokens,
+            fallback="the reader's claims and contradictions for these key points",
+            question=self.plan.question,
+            options=self.plan.options,
+            dimensions=[d.name for d in self.plan.dimensions],
+        )
         model: list[Claim] = []
-        for batch, answer in zip(batches, answers, strict=True):
+        for batch, answer in answered:
             if answer.value is None:
                 continue
             model += self._stances(batch, answer.value.stances, claims)
             model += self._facts(batch, answer.value.facts, claims)
             self.verdicts += self._verdicts(batch, answer.value.pairs)
-        self._summary(batches, answers, model)
+        self._summary(batches, [answer for _, answer in answered], model)
         if not model:
             return claims
         order = {(s.source_id, kp.offset): n for n, (s, kp) in enumerate(points)}
@@ -196,23 +207,6 @@ class ModelReview:
             if pa is not None and pb is not None:
                 pairs.append(Pair(pa, pb, a.option, listed))
         return pairs
-
-    def _ask(self, batch: Batch) -> Ask[Reading]:
-        return Ask(
-            task="crosscheck",
-            schema=Reading,
-            system=render_prompt(
-                "cross_validate",
-                stage=self.llm.stage,
-                run_id=self.llm.run_id,
-                question=self.plan.question,
-                options=self.plan.options,
-                dimensions=[d.name for d in self.plan.dimensions],
-            ),
-            user=_message(batch),
-            max_tokens=100 + 22 * len(batch.points) + 32 * (len(batch.pairs) + EXTRA_PAIRS),
-            fallback="the reader's claims and contradictions for these key points",
-        )
 
     def _stances(
         self, batch: Batch, stances: list[ModelStance], claims: list[Claim]
@@ -515,6 +509,10 @@ def _site(point: Point) -> str:
 
 def _cell(point: Point) -> tuple[str, str]:
     return point.kp.option or "", point.kp.dimension or ""
+
+
+def _answer_tokens(batch: Batch) -> int:
+    return 100 + 22 * len(batch.points) + 32 * (len(batch.pairs) + EXTRA_PAIRS)
 
 
 def _message(batch: Batch) -> str:

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from research.artifacts import KeyPoint, Plan, SourceNotes
 from research.context import StageContext
-from research.llm import Ask, StageLLM, render_prompt
+from research.llm import StageLLM
 from research.stages.claims import extract
 from research.stages.keypoints import MIN_SCORE, Scored, best_points
 from research.stages.text import mentions
@@ -121,31 +121,22 @@ def model_key_points(
         return
     batches = [asked[i : i + PAGES_PER_CALL] for i in range(0, len(asked), PAGES_PER_CALL)]
     dimensions = [d.name for d in plan.dimensions]
-    system = render_prompt(
-        "deep_read",
-        stage=llm.stage,
-        run_id=llm.run_id,
+    answers = llm.ask_batches(
+        batches,
+        prompt="deep_read",
+        task=TASK,
+        schema=Picks,
+        user=pages_message,
+        max_tokens=lambda batch: 16 + ANSWER_TOKENS_PER_PAGE * len(batch),
+        fallback="the reader's key points for these pages",
         question=plan.question,
         options=plan.options,
         dimensions=dimensions,
         per_page=MODEL_POINTS,
     )
-    answers = llm.ask_all(
-        [
-            Ask(
-                task=TASK,
-                schema=Picks,
-                system=system,
-                user=pages_message(batch),
-                max_tokens=16 + ANSWER_TOKENS_PER_PAGE * len(batch),
-                fallback="the reader's key points for these pages",
-            )
-            for batch in batches
-        ]
-    )
     tally = Tally(pages_by_reader=len(readings) - len(asked))
     unjudged: list[str] = []
-    for batch, answer in zip(batches, answers, strict=True):
+    for batch, answer in answers:
         picks = _picks_by_page(batch, answer.value, llm, ctx) if answer.value is not None else {}
         for reading in batch:
             chosen = picks.get(reading.notes.source_id)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from research.artifacts import Dimension, Limits, Plan, Question, SubQuery
 from research.context import StageContext
-from research.llm import Ask, StageLLM, render_prompt
+from research.llm import StageLLM
 
 
 class PlanError(ValueError):
@@ -122,6 +122,17 @@ class ModelQueries(BaseModel):
     queries: list[ModelQuery]
 
 
+def _plan_message(plan: Plan) -> str:
+    return json.dumps(
+        {
+            "question": plan.question,
+            "options": plan.options,
+            "dimensions": [d.name for d in plan.dimensions],
+        },
+        ensure_ascii=False,
+    )
+
+
 def decompose(plan: Plan, llm: StageLLM | None, ctx: StageContext) -> Plan:
     """The plan with the model's sub-queries for every option x dimension, plus comparisons.
 
@@ -132,29 +143,17 @@ def decompose(plan: Plan, llm: StageLLM | None, ctx: StageContext) -> Plan:
     if llm is None:
         return plan
     pairs = len(plan.options) * len(plan.dimensions)
-    answer = llm.ask(
-        Ask(
-            task="plan",
-            schema=ModelQueries,
-            system=render_prompt(
-                "plan",
-                stage=llm.stage,
-                run_id=llm.run_id,
-                question=plan.question,
-                language=plan.language,
-                comparisons=COMPARISONS,
-            ),
-            user=json.dumps(
-                {
-                    "question": plan.question,
-                    "options": plan.options,
-                    "dimensions": [d.name for d in plan.dimensions],
-                },
-                ensure_ascii=False,
-            ),
-            max_tokens=min(4_000, 200 + 60 * pairs + 40 * COMPARISONS),
-            fallback="the deterministic sub-queries",
-        )
+    [(_, answer)] = llm.ask_batches(
+        [plan],
+        prompt="plan",
+        task="plan",
+        schema=ModelQueries,
+        user=_plan_message,
+        max_tokens=lambda _: min(4_000, 200 + 60 * pairs + 40 * COMPARISONS),
+        fallback="the deterministic sub-queries",
+        question=plan.question,
+        language=plan.language,
+        comparisons=COMPARISONS,
     )
     if answer.value is None:
         return plan

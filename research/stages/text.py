@@ -203,4 +203,3 @@ def _clean_aliases(option: str, names: list[str], options: list[str]) -> tuple[s
         and n.lower() not in STOPWORDS
     ]
     return tuple(kept[:5])
-
