@@ -4,8 +4,8 @@ Stage ids (`deepread`) name files, tasks and manifest keys; labels (`deep-read`)
 README, the progress display and the pages say. Either spelling is accepted as input.
 
 Artifact names are a public contract (DESIGN section 1): MCP clients read these files, so
-each is spelled out here once and everything else imports it. The manifest and the decision
-log are the run store's own files (research.store.INDEX and LOG).
+each is spelled out here once and everything else imports it, the run store's own files
+(the manifest, the decision log and the locks) included.
 """
 
 from __future__ import annotations
@@ -43,6 +43,12 @@ def stage_id(name: str) -> str:
 def stage_label(stage: str) -> str:
     return STAGE_LABELS.get(stage, stage)
 
+
+# The run store's own files: the manifest, the decision log, and the locks.
+INDEX = "index.json"
+LOG = "log.jsonl"
+LOCK = ".lock"
+INDEX_LOCK = ".index.lock"
 
 PLAN = "round_0_plan.json"
 CANDIDATES = "round_1_candidates.json"

@@ -11,11 +11,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Decision
 from research.models import Run, StageRun
-from research.names import FINISHED, STAGE_LABELS, stage_label
+from research.names import STAGE_LABELS, stage_label
 from research.runs.rows import CANCELLED
-from research.store import StoreError, store_for
+from research.store import StoreError, readers, store_for
 
 __all__ = [
     "STAGE_LABELS",
@@ -66,8 +66,25 @@ class StageView:
 
 @dataclass(frozen=True)
 class Verdict:
-    recommendation: str | None
-    confidence: float | None
+    """What a finished run concluded (round_5_decision.json), as the pages, the CLI and MCP
+    say it."""
+
+    option: str | None  # None: the evidence did not support a recommendation
+    confidence: float
+    threshold: int
+    reasons: list[str] = field(default_factory=list)
+    # Set when no recommendation was given because the best-scoring option rests on this
+    # one site alone.
+    single_site: str | None = None
+    leader: str | None = None  # the best-scoring option, recommended or not
+
+    @property
+    def low(self) -> bool:
+        return self.confidence < self.threshold
+
+    @property
+    def percent(self) -> int:
+        return max(0, min(100, round(self.confidence)))
 
 
 @dataclass(frozen=True)
@@ -133,12 +150,26 @@ def run_stages(run: Run) -> list[StageView]:
 
 
 def run_verdict(run: Run) -> Verdict | None:
-    """The recommendation and confidence once decide has run; None before."""
-    row = run.stages.filter(stage="decide", status__in=FINISHED).first()
-    if row is None or "confidence" not in row.counts:
+    """The verdict of a done run, or None when there is none to show (yet): a run that is
+    re-running its decide stage, or whose decision is damaged."""
+    if run.status != Run.Status.DONE:
         return None
-    option = row.counts.get("recommendation")
-    return Verdict(None if option in (None, "none") else option, row.counts["confidence"])
+    try:
+        return verdict_of(readers.decision(store_for(run.run_id)))
+    except (OSError, StoreError):
+        return None
+
+
+def verdict_of(decision: Decision) -> Verdict:
+    leader = next((r.option for r in decision.ranking if r.total is not None), None)
+    return Verdict(
+        option=decision.recommendation.option,
+        confidence=decision.assessment.confidence,
+        threshold=decision.threshold,
+        reasons=list(decision.recommendation.reasons),
+        single_site=decision.recommendation.single_site,
+        leader=leader,
+    )
 
 
 def run_analysis(run: Run) -> Analysis:

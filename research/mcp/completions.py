@@ -26,11 +26,10 @@ from mcp_types import (
 )
 
 from research import selectors
-from research.artifacts import Notes
 from research.mcp.common import ARTIFACTS, PAGE_TEMPLATE, artifact_uri, owned_run
 from research.mcp.prompts import PROMPTS
 from research.names import NOTES
-from research.store import store_for
+from research.store import readers, store_for
 
 MAX_VALUES = 100  # the most values one completion may carry (the MCP specification)
 NOTHING = Completion(values=[], total=0, has_more=False)
@@ -105,9 +104,9 @@ def source_ids(user, run_id: str, typed: str) -> Completion:
     except LookupError:
         return NOTHING
     store = store_for(run_id)
-    if not store.is_valid(NOTES, Notes):
+    if not readers.sound(store, NOTES):
         return NOTHING
-    notes = store.read_model(NOTES, Notes)
+    notes = readers.notes(store)
     ids = [s.source_id for s in notes.sources if s.page and s.source_id.startswith(typed)]
     return _first(ids, len(ids))
 

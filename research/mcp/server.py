@@ -68,7 +68,7 @@ from research.names import (
     stage_label,
 )
 from research.outcomes import Outcome
-from research.store import INDEX, LOG, ArtifactDamaged, StoreError, store_for
+from research.store import INDEX, LOG, ArtifactDamaged, StoreError, readers, store_for
 
 INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
@@ -314,7 +314,7 @@ def build_server(user) -> MCPServer:
             run_status=run.status,
             current_stage=run.current_stage or None,
             stages=stages,
-            recommendation=verdict.recommendation if verdict else None,
+            recommendation=verdict.option if verdict else None,
             confidence=verdict.confidence if verdict else None,
             error=run.error,
         )
@@ -339,7 +339,7 @@ def build_server(user) -> MCPServer:
         except LookupError as exc:
             return failed(Report(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
         try:
-            text = store_for(run_id).read_text(REPORT)
+            text = readers.report(store_for(run_id))
         except ArtifactDamaged as exc:
             return failed(Report(status=DAMAGED, run_id=run_id, message=str(exc)), str(exc))
         except FileNotFoundError:

@@ -35,10 +35,8 @@ from research.artifacts import (
     Assessment,
     Candidate,
     Candidates,
-    Crosscheck,
     Decision,
     Limits,
-    Notes,
     Plan,
     Question,
     RankedOption,
@@ -77,7 +75,7 @@ from research.stages.filter import filter_candidates
 from research.stages.keypoints import key_points
 from research.stages.plan import PlanError, build_plan
 from research.stages.text import discover_aliases
-from research.store import store_for
+from research.store import readers, store_for
 
 MAX_RESULTS = 10  # one search answers with at most this many results
 MAX_CANDIDATES = 50  # candidates one chunk_filter_candidates call judges
@@ -357,14 +355,14 @@ def filter_run(user, run_id: str, max_kept: int | None) -> FilterResult | CallTo
             FilterResult(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc)
         )
     store = store_for(run_id)
-    if not (store.is_valid(PLAN, Plan) and store.is_valid(CANDIDATES, Candidates)):
+    if not (readers.sound(store, PLAN) and readers.sound(store, CANDIDATES)):
         message = (
             f"Run {run_id} has no candidates yet: they are written when its retrieve stage "
             "finishes. Call get_run_status to see where it is."
         )
         return failed(FilterResult(status=NOT_READY, run_id=run_id, message=message), message)
-    plan = store.read_model(PLAN, Plan)
-    return _judged(_with_max_kept(plan, max_kept), store.read_model(CANDIDATES, Candidates), run_id)
+    plan = readers.plan(store)
+    return _judged(_with_max_kept(plan, max_kept), readers.candidates(store), run_id)
 
 
 def filter_given(
@@ -508,14 +506,14 @@ def key_points_of_source(user, run_id: str, source: str) -> KeyPoints | CallTool
     if not valid_source_id(source):
         return _invalid(result, f"not a source id: {source!r}")
     store = store_for(run_id)
-    if not store.is_valid(NOTES, Notes):
+    if not readers.sound(store, NOTES):
         result.status = NOT_READY
         result.message = (
             f"Run {run_id} has no deep-read notes yet. Read the page with page_fetch_markdown "
             "and pass its text here instead, or wait for the deep-read stage."
         )
         return failed(result, result.message)
-    notes = next((s for s in store.read_model(NOTES, Notes).sources if s.source_id == source), None)
+    notes = next((s for s in readers.notes(store).sources if s.source_id == source), None)
     if notes is None:
         result.status = Outcome.NO_HIT
         result.message = f"deep-read read no source {source!r} in run {run_id}"
@@ -578,7 +576,7 @@ def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallTool
     statuses = {view.stage: view.status for view in run_stages(run)}
     current = current_stage(run)
     store = store_for(run_id)
-    if statuses.get("crosscheck") not in FINISHED or not store.is_valid(CROSSCHECK, Crosscheck):
+    if statuses.get("crosscheck") not in FINISHED or not readers.sound(store, CROSSCHECK):
         message = (
             f"Run {run_id} is not cross-validated yet (it is at the {stage_label(current)} "
             "stage): an assessment needs the cross-validate stage's claims and contradictions."
@@ -587,8 +585,8 @@ def assess(user, run_id: str, reporter: Reporter) -> AssessmentResult | CallTool
             AssessmentResult(status=NOT_READY, run_id=run_id, stage=current, message=message),
             message,
         )
-    if statuses.get("decide") in FINISHED and store.is_valid(DECISION, Decision):
-        decision, source = store.read_model(DECISION, Decision), "stored"
+    if statuses.get("decide") in FINISHED and readers.sound(store, DECISION):
+        decision, source = readers.decision(store), "stored"
         reporter.step(f"read the decide stage's result for run {run_id}", total=1)
     else:
         decision, source = _decision(store, reporter), "computed"

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from research.context import StageContext
 from research.store import RunStore
+from research.store.readers import MODELS
 
 
 class StageError(Exception):
@@ -25,3 +26,8 @@ class StageSpec:
     # Loads the stage's inputs from the run folder, calls the stage, writes its outputs;
     # returns the counts the manifest and the pages show.
     run: Callable[[RunStore, StageContext], dict[str, Any]]
+
+
+def outputs(*names: str) -> list[tuple[str, type[BaseModel] | None]]:
+    """The files a stage writes, each with the model it must parse as (None: text)."""
+    return [(name, MODELS.get(name)) for name in names]

@@ -26,7 +26,7 @@ from research.names import (
     artifact_stage,
     stage_label,
 )
-from research.store import INDEX, LOG, ManifestDamaged, RunStore, StoreError
+from research.store import INDEX, LOG, ManifestDamaged, RunStore, StoreError, readers
 
 PAGES = f"{PAGES_DIR}/"
 MAX_SHOWN_BYTES = 2_000_000  # larger files are offered as a download only
@@ -187,14 +187,14 @@ def _from_manifest(entry: dict[str, Any], titles: dict[str, str]) -> RunFile:
 def _page_titles(store: RunStore) -> dict[str, str]:
     """What each stored page is, from the notes: its title and site."""
     try:
-        sources = store.read_json(NOTES).get("sources", [])
-    except (OSError, StoreError, ValueError, AttributeError):
+        sources = readers.notes(store).sources
+    except (OSError, StoreError):
         return {}
     titles = {}
     for source in sources:
-        if isinstance(source, dict) and source.get("page"):
-            parts = [str(source.get("title") or "").strip(), str(source.get("site") or "")]
-            titles[str(source["page"])] = " · ".join(p for p in parts if p)
+        if source.page:
+            parts = [(source.title or "").strip(), source.site or ""]
+            titles[source.page] = " · ".join(p for p in parts if p)
     return titles
 
 

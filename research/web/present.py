@@ -5,9 +5,12 @@ Pure functions over plain data, so the run page and its progress partial say the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from research.selectors import Verdict
 
 # What a provider outcome means when it is not OK, after "1 page ..." and "2 pages ...".
 OUTCOME_WORDS = {
@@ -173,3 +176,17 @@ def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# The decision file cites claims by id for programs; the report turns them into source
+# numbers, and a summary card has room for neither.
+_CLAIM_LIST = re.compile(r"\s*[(（](?:claims?|论断|主张)\s[^)）]*[)）]")
+
+
+def readable_reason(reason: str) -> str:
+    return _CLAIM_LIST.sub("", reason)
+
+
+def card_reasons(verdict: Verdict | None) -> list[str]:
+    """The reasons of a verdict as its summary card shows them."""
+    return [readable_reason(r) for r in verdict.reasons] if verdict else []

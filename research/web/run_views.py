@@ -14,14 +14,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from research import diskspace, selectors, services
-from research.artifacts import STAGES
+from research.artifacts import STAGES, Plan
 from research.models import Run
-from research.names import FINISHED, PLAN, stage_label
+from research.names import FINISHED, stage_label
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
-from research.store import StoreError, store_for
+from research.store import StoreError, readers, store_for
 from research.web import present
-from research.web.verdicts import verdict_for
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = (
@@ -67,13 +66,14 @@ def owned_run(request: HttpRequest, run_id: str) -> Run:
 def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     plan = _plan(run)
+    planned = [d.model_dump() for d in plan.dimensions] if plan else []
     context = {
         **progress_context(run),
-        "options": run.options or plan.get("options") or [],
+        "options": run.options or (plan.options if plan else []),
         "options_from_question": not run.options,
         "dimensions": _dimension_shares(
             run.dimensions
-            or plan.get("dimensions")
+            or planned
             or [{"name": n, "weight": w} for n, w in PRESETS.get(run.preset or DEFAULT_PRESET, [])]
         ),
         "sources": [label_for(spec) for spec in run.sources],
@@ -81,13 +81,12 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     return render(request, "web/run.html", context)
 
 
-def _plan(run: Run) -> dict[str, Any]:
+def _plan(run: Run) -> Plan | None:
     """The plan the first stage made (options read from the question), once it exists."""
     try:
-        plan = store_for(run.run_id).read_json(PLAN)
-    except (OSError, StoreError, ValueError):
-        return {}
-    return plan if isinstance(plan, dict) else {}
+        return readers.plan(store_for(run.run_id))
+    except (OSError, StoreError):
+        return None
 
 
 @login_required
@@ -159,6 +158,7 @@ def progress_context(run: Run) -> dict[str, Any]:
     rows = [_with_model(r, analysis) for r in stage_rows(run)]
     finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
+    verdict = selectors.run_verdict(run)
     return {
         "run": run,
         "stages": rows,
@@ -168,7 +168,8 @@ def progress_context(run: Run) -> dict[str, Any]:
         "finished": finished,
         "percent": round(100 * finished / len(rows)) if rows else 0,
         "total_time": _total_time(run),
-        "verdict": verdict_for(run),
+        "verdict": verdict,
+        "verdict_reasons": present.card_reasons(verdict),
         "stopped_at": stage_label(run.current_stage).capitalize() if run.current_stage else "",
         # The failed stage's own words when it has them: they name the cause.
         "failure": next((r.error for r in rows if r.status == "failed" and r.error), "")

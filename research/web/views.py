@@ -18,7 +18,6 @@ from research.stages.plan import MAX_QUESTION_CHARS
 from research.web import present
 from research.web.forms import QuestionForm
 from research.web.run_views import STATE_LABELS, run_state
-from research.web.verdicts import Verdict, verdict_for
 
 RUNS_PER_PAGE = 20
 
@@ -57,7 +56,7 @@ def runs(request: HttpRequest) -> HttpResponse:
 @dataclass(frozen=True)
 class RunRow:
     run: Run
-    verdict: Verdict | None
+    verdict: selectors.Verdict | None
     state: str
     state_label: str
     age: str
@@ -69,6 +68,12 @@ def run_rows(runs) -> list[RunRow]:
     for run in runs:
         state = run_state(run)
         rows.append(
-            RunRow(run, verdict_for(run), state, STATE_LABELS[state], present.ago(run.created, now))
+            RunRow(
+                run,
+                selectors.run_verdict(run),
+                state,
+                STATE_LABELS[state],
+                present.ago(run.created, now),
+            )
         )
     return rows

@@ -10,7 +10,7 @@ import pytest
 from reports.report import SECTIONS, ReportIncomplete, validate
 from reports.strings import HEADINGS
 from research.artifacts import Notes
-from research.runs.runners.common import stored_pages
+from research.store import readers
 from tests.runs import CORPUS_EN, CORPUS_ZH, run_question
 from tools.quality.pairs import report_quotes
 
@@ -284,7 +284,7 @@ def test_a_real_report_with_any_section_taken_out_fails_validation(language, cor
     _, store = run_in(language, corpus_en, corpus_zh)
     report = store.read_text("report.md")
     notes = store.read_model("round_3_notes.json", Notes)
-    pages = stored_pages(store, notes)
+    pages = readers.stored_pages(store, notes)
     numbers = {n: s.source_id for n, s in enumerate(notes.ok_sources(), 1)}
     validate(report, pages, numbers, has_evidence=True, language=language)
     for section_id in SECTIONS:

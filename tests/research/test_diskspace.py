@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from research import diskspace, services, store
+from research import diskspace, services
 from research.artifacts import STAGES, Question
 from research.models import Run
 from research.questions import Submission
 from research.runs import broker, execute, loop, registry, rows, tasks
 from research.store import RunStore, store_for
+from research.store import run_store as store_module
 from tests.processes import wait_until
 
 
@@ -33,7 +34,7 @@ class Disk:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.full = False
         self.room = 0
-        real_write, real_atomic = os.write, store.atomic_write
+        real_write, real_atomic = os.write, store_module.atomic_write
 
         class OS:
             def __getattr__(self, name: str):
@@ -55,8 +56,8 @@ class Disk:
             real_atomic(path, data)
 
         disk = self
-        monkeypatch.setattr(store, "os", OS())
-        monkeypatch.setattr(store, "atomic_write", atomic_write)
+        monkeypatch.setattr(store_module, "os", OS())
+        monkeypatch.setattr(store_module, "atomic_write", atomic_write)
 
 
 @pytest.fixture

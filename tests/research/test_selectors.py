@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from research import selectors, services
-from research.artifacts import Question
+from research.artifacts import Assessment, Decision, Question, RankedOption, Recommendation
 from research.models import Run, StageRun
-from research.names import STAGE_LABELS
+from research.names import DECISION, STAGE_LABELS
 from research.store import store_for
 
 pytestmark = pytest.mark.django_db
@@ -145,11 +145,52 @@ def test_a_run_without_stage_rows_reads_its_stages_from_its_manifest(ada):
     assert retrieve.outcomes == {"OK": 3}
 
 
-def test_the_verdict_is_known_once_decide_has_run(ada):
+def decision(option: str | None, confidence: float, single_site: str | None = None) -> Decision:
+    return Decision(
+        matrix=[],
+        totals={"Loamdb": 70.0, "Quillsync": None},
+        ranking=[
+            RankedOption(option="Quillsync", total=None, rank=2, cells_with_evidence=0),
+            RankedOption(option="Loamdb", total=70.0, rank=1, cells_with_evidence=2),
+        ],
+        recommendation=Recommendation(
+            option=option,
+            reasons=["On cost it scores 71.0."],
+            low_confidence=False,
+            single_site=single_site,
+        ),
+        assessment=Assessment(
+            coverage=1,
+            consistency=1,
+            timeliness=1,
+            verifiability=1,
+            confidence=confidence,
+            method="",
+        ),
+        threshold=65,
+        missing_information=[],
+    )
+
+
+def test_the_verdict_is_known_once_the_run_is_done(ada):
     run = make_run(ada)
+    store_for(run.run_id).write_json(DECISION, decision("Loamdb", 71.5))
     assert selectors.run_verdict(run) is None
-    decide = StageRun.objects.filter(run=run, stage="decide")
-    decide.update(status="done", counts={"recommendation": "Loamdb", "confidence": 71.5})
-    assert selectors.run_verdict(run) == selectors.Verdict("Loamdb", 71.5)
-    decide.update(counts={"recommendation": "none", "confidence": 20.0})
-    assert selectors.run_verdict(run) == selectors.Verdict(None, 20.0)
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.DONE)
+    run.refresh_from_db()
+    verdict = selectors.run_verdict(run)
+    assert (verdict.option, verdict.confidence, verdict.threshold) == ("Loamdb", 71.5, 65)
+    assert verdict.reasons == ["On cost it scores 71.0."] and not verdict.low
+    store_for(run.run_id).write_json(DECISION, decision(None, 20.0, single_site="loamdb.io"))
+    verdict = selectors.run_verdict(run)
+    assert (verdict.option, verdict.single_site, verdict.leader) == (None, "loamdb.io", "Loamdb")
+    assert verdict.low and verdict.percent == 20
+
+
+def test_a_damaged_decision_has_no_verdict(ada):
+    run = make_run(ada)
+    store_for(run.run_id).write_json(DECISION, decision("Loamdb", 71.5))
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.DONE)
+    run.refresh_from_db()
+    store_for(run.run_id).path.joinpath(DECISION).write_text("{}", encoding="utf-8")
+    assert selectors.run_verdict(run) is None

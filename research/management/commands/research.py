@@ -15,17 +15,18 @@ from django.db.migrations.executor import MigrationExecutor
 
 from reports.export import absolute_page_links, file_urls
 from research import services
-from research.artifacts import STAGES, Candidates
+from research.artifacts import STAGES
 from research.diskspace import DiskFull
 from research.models import Run
-from research.names import CANDIDATES, DECISION, UnknownStage, stage_id, stage_label
+from research.names import REPORT, UnknownStage, stage_id, stage_label
 from research.runs import flow
 from research.runs.execute import execute_stage
 from research.runs.manifest import first_unfinished
 from research.runs.registry import active_stages
 from research.runs.spec import StageError
+from research.selectors import verdict_of
 from research.stages.plan import PRESETS
-from research.store import StoreError, store_for
+from research.store import StoreError, readers, store_for
 
 MIGRATE_HINT = "run `make migrate` (or `.venv/bin/python manage.py migrate`) first"
 
@@ -202,7 +203,7 @@ class Command(BaseCommand):
             if run.status == Run.Status.FAILED:
                 raise CommandError(f"the run failed: {run.error}")
             if time.monotonic() >= deadline:
-                report = store_for(run_id).artifact_path("report.md")
+                report = store_for(run_id).artifact_path(REPORT)
                 raise CommandError(
                     f"the run is still going after {timeout:.0f}s, so no report was written "
                     f"to the --out file; the workers carry on, and the report will be at {report}"
@@ -264,24 +265,20 @@ class Command(BaseCommand):
 
     def _finish(self, run_id: str, out: str | None) -> None:
         store = store_for(run_id)
-        report = store.read_text("report.md")
-        decision = store.read_json(DECISION)
+        report = readers.report(store)
+        verdict = verdict_of(readers.decision(store))
         if out:
             # A copy outside the run folder links each stored extract by its full path.
             _write_out(out, absolute_page_links(report, file_urls(store.path)))
             self.stdout.write(f"Report written to {out}")
-        self.stdout.write(f"Report: {store.artifact_path('report.md')}")
-        option = decision["recommendation"]["option"]
-        confidence = decision["assessment"]["confidence"]
-        low = confidence < decision["threshold"]
-        single_site = decision["recommendation"].get("single_site")
-        if option is None and single_site:
-            best = next(r["option"] for r in decision["ranking"] if r["total"] is not None)
+        self.stdout.write(f"Report: {store.artifact_path(REPORT)}")
+        option, confidence, low = verdict.option, verdict.confidence, verdict.low
+        if option is None and verdict.single_site:
             self.stdout.write(
                 self.style.WARNING(
-                    f"No recommendation: {best} scores best, but all of its evidence comes from "
-                    f"one site ({single_site}); a recommendation needs two or more independent "
-                    "sites."
+                    f"No recommendation: {verdict.leader} scores best, but all of its evidence "
+                    f"comes from one site ({verdict.single_site}); a recommendation needs two or "
+                    "more independent sites."
                 )
             )
         elif option is None:
@@ -309,7 +306,7 @@ class Command(BaseCommand):
 
 def _nothing_answered(store) -> bool:
     """True when every search of every source failed: could not look, not found nothing."""
-    calls = store.read_model(CANDIDATES, Candidates).provider_calls
+    calls = readers.candidates(store).provider_calls
     return bool(calls) and not any(call.outcome.looked for call in calls)
 
 

@@ -7,7 +7,6 @@ stage, and the artifacts it must leave behind, in pipeline order.
 
 from __future__ import annotations
 
-from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Notes, Plan
 from research.names import (
     CANDIDATES,
     CROSSCHECK,
@@ -23,12 +22,12 @@ from research.runs.runners.decide import run_decide
 from research.runs.runners.deepread import run_deepread
 from research.runs.runners.filter import run_filter
 from research.runs.runners.retrieve import run_retrieve
-from research.runs.spec import StageSpec
+from research.runs.spec import StageSpec, outputs
 
 SPECS: tuple[StageSpec, ...] = (
-    StageSpec("retrieve", [(PLAN, Plan), (CANDIDATES, Candidates)], run_retrieve),
-    StageSpec("filter", [(FILTERED, Filtered)], run_filter),
-    StageSpec("deepread", [(NOTES, Notes), (NOTES_MD, None)], run_deepread),
-    StageSpec("crosscheck", [(CROSSCHECK, Crosscheck)], run_crosscheck),
-    StageSpec("decide", [(DECISION, Decision), (REPORT, None)], run_decide),
+    StageSpec("retrieve", outputs(PLAN, CANDIDATES), run_retrieve),
+    StageSpec("filter", outputs(FILTERED), run_filter),
+    StageSpec("deepread", outputs(NOTES, NOTES_MD), run_deepread),
+    StageSpec("crosscheck", outputs(CROSSCHECK), run_crosscheck),
+    StageSpec("decide", outputs(DECISION, REPORT), run_decide),
 )

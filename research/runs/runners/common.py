@@ -1,12 +1,12 @@
-"""What the stage runners share: the run's search providers, the stored pages, and the
-manifest's summary of how every provider call of a stage ended."""
+"""What the stage runners share: the run's search providers, and the manifest's summary of
+how every provider call of a stage ended."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from research.artifacts import Notes, Plan
+from research.artifacts import Plan
 from research.providers.search import SourceSpecError, build_provider
 from research.runs.spec import StageError
 from research.store import RunStore
@@ -37,7 +37,3 @@ def record_outcomes(store: RunStore, stage: str, calls: list[tuple[str, str]]) -
             .update({p: dict(c) for p, c in summary.items()})
         )
     )
-
-
-def stored_pages(store: RunStore, notes: Notes) -> dict[str, str]:
-    return {s.source_id: store.read_text(s.page) for s in notes.ok_sources() if s.page}

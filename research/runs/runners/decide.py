@@ -13,13 +13,12 @@ from django.conf import settings
 
 from decisions.decide import Verified, decide, verify_quotes
 from reports.report import ReportIncomplete, ReportInput, render
-from research.artifacts import STAGES, Candidates, Crosscheck, Decision, Filtered, Notes, Plan
+from research.artifacts import STAGES, Decision, Filtered, Notes, Plan
 from research.context import StageContext
 from research.llm import StageLLM, open_llm
-from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, REPORT
-from research.runs.runners.common import stored_pages
+from research.names import DECISION, REPORT
 from research.runs.spec import StageError
-from research.store import RunStore
+from research.store import RunStore, readers
 
 
 @dataclass(frozen=True)
@@ -42,21 +41,21 @@ def decide_from_files(
 ) -> Decided:
     """The decide stage's decision from the run's artifacts, written nowhere; `say` hears a
     line after each step (reading, checking the quotes, scoring)."""
-    plan = store.read_model(PLAN, Plan)
-    notes = store.read_model(NOTES, Notes)
-    crosscheck = store.read_model(CROSSCHECK, Crosscheck)
+    plan = readers.plan(store)
+    notes = readers.notes(store)
+    crosscheck = readers.crosscheck(store)
     say(f"read the plan, {len(notes.sources)} sources' notes and {len(crosscheck.claims)} claims")
-    pages = stored_pages(store, notes)
+    pages = readers.stored_pages(store, notes)
     verified = verify_quotes(crosscheck, pages, ctx)
     say(
         f"checked {verified.checked} quotes against the stored pages: "
         f"{verified.checked - verified.dropped} found"
     )
-    filtered = store.read_model(FILTERED, Filtered)  # so a gap can name pages never read
+    filtered = readers.filtered(store)  # so a gap can name pages never read
     decision = decide(
         plan,
         notes,
-        store.read_model(CANDIDATES, Candidates),
+        readers.candidates(store),
         verified,
         settings.CONFIDENCE_THRESHOLD,
         ctx,

@@ -7,19 +7,19 @@ from typing import Any
 
 from django.conf import settings
 
-from research.artifacts import Filtered, Plan
+from research.artifacts import Filtered
 from research.context import StageContext
 from research.llm import open_llm
-from research.names import FILTERED, NOTES, NOTES_MD, PLAN, page_artifact
+from research.names import NOTES, NOTES_MD, page_artifact
 from research.providers.fetch import HttpFetcher
 from research.runs.runners.common import record_outcomes
 from research.stages.deepread import deep_read, notes_markdown
-from research.store import RunStore
+from research.store import RunStore, readers
 
 
 def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
-    plan = store.read_model(PLAN, Plan)
-    filtered = store.read_model(FILTERED, Filtered)
+    plan = readers.plan(store)
+    filtered = readers.filtered(store)
     result = deep_read(
         plan,
         filtered,

@@ -15,12 +15,12 @@ from research.runs.runners.common import providers_for, record_outcomes
 from research.stages.filter import filter_candidates
 from research.stages.plan import broaden
 from research.stages.retrieve import retrieve
-from research.store import RunStore
+from research.store import RunStore, readers
 
 
 def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
-    plan = store.read_model(PLAN, Plan)
-    candidates = store.read_model(CANDIDATES, Candidates)
+    plan = readers.plan(store)
+    candidates = readers.candidates(store)
     llm = open_llm(store, ctx, "filter")
     filtered = filter_candidates(plan, candidates, ctx, llm=llm)
     # Judged by the candidates, not the plan: a filter stopped after writing the broader

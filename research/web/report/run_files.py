@@ -17,8 +17,7 @@ from decisions.scoring import source_infos, standing
 from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
 from research.context import StageContext
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN
-from research.runs.runners.common import stored_pages
-from research.store import RunStore
+from research.store import RunStore, readers
 
 REPORT_FILES = (PLAN, FILTERED, NOTES, CROSSCHECK, DECISION)
 EvidenceUrl = Callable[[str], str]  # source id -> URL of its evidence viewer
@@ -63,16 +62,18 @@ def report_ready(store: RunStore) -> bool:
 
 
 def load(store: RunStore) -> RunFiles:
-    notes = store.read_model(NOTES, Notes)
-    check = store.read_model(CROSSCHECK, Crosscheck)
+    notes = readers.notes(store)
+    check = readers.crosscheck(store)
     return RunFiles(
         run_id=store.run_id,
-        plan=store.read_model(PLAN, Plan),
-        filtered=store.read_model(FILTERED, Filtered),
+        plan=readers.plan(store),
+        filtered=readers.filtered(store),
         notes=notes,
         # The same check the decide stage ran, so the page cites what the scores counted.
-        crosscheck=verify_quotes(check, stored_pages(store, notes), StageContext()).crosscheck,
-        decision=store.read_model(DECISION, Decision),
+        crosscheck=verify_quotes(
+            check, readers.stored_pages(store, notes), StageContext()
+        ).crosscheck,
+        decision=readers.decision(store),
     )
 
 

@@ -13,11 +13,18 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 
 from reports.export import absolute_page_links, export_filename
-from research.artifacts import Crosscheck, Notes, Plan
+from research.artifacts import Crosscheck, Plan
 from research.models import Run
-from research.names import CROSSCHECK, NOTES, PLAN, REPORT, stage_label
+from research.names import CROSSCHECK, NOTES, REPORT, stage_label
 from research.selectors import run_for
-from research.store import ArtifactDamaged, ManifestDamaged, RunStore, StoreError, store_for
+from research.store import (
+    ArtifactDamaged,
+    ManifestDamaged,
+    RunStore,
+    StoreError,
+    readers,
+    store_for,
+)
 from research.web.report.evidence_page import evidence_page
 from research.web.report.report_page import report_page
 from research.web.report.run_files import load, report_ready
@@ -80,7 +87,7 @@ def _language(store: RunStore) -> str:
 
 def _plan(store: RunStore) -> Plan | None:
     try:
-        return store.read_model(PLAN, Plan)
+        return readers.plan(store)
     except (OSError, ValueError, StoreError):
         return None
 
@@ -88,7 +95,7 @@ def _plan(store: RunStore) -> Plan | None:
 def _crosscheck(store: RunStore) -> Crosscheck | None:
     if not store.artifact_path(CROSSCHECK).is_file():
         return None
-    return store.read_model(CROSSCHECK, Crosscheck)
+    return readers.crosscheck(store)
 
 
 def _run_url(run_id: str) -> str:
@@ -128,7 +135,7 @@ def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -
     plan = _plan(store)
     if plan is None or not store.artifact_path(NOTES).is_file():
         return _not_ready(request, run, store)
-    notes = store.read_model(NOTES, Notes)
+    notes = readers.notes(store)
     src = next((s for s in notes.sources if s.source_id == source_id), None)
     if src is None:
         raise Http404("No such source in this run.")
@@ -149,7 +156,7 @@ def export_markdown(request: HttpRequest, run_id: str) -> HttpResponse:
     if not _finished(run, store) or not store.artifact_path(REPORT).is_file():
         return _not_ready(request, run, store, status=409)
     try:
-        report_text = store.read_text(REPORT)
+        report_text = readers.report(store)
     except ArtifactDamaged as damage:
         return _damaged(request, run, store, damage, status=409)
     text = absolute_page_links(

@@ -278,7 +278,7 @@ def test_cancel_and_rerun_take_only_posts_with_their_csrf_token(ada, ada_client,
 
 
 def test_the_summary_card_gives_reasons_without_claim_ids():
-    from research.web.verdicts import _readable
+    from research.web.present import readable_reason as _readable
 
     assert _readable("On cost it scores 71.0 (claims c001, c004).") == "On cost it scores 71.0."
     assert _readable("在成本方面得 71.0 分（论断 c001, c004）。") == "在成本方面得 71.0 分。"

@@ -2,11 +2,9 @@
 
 `index.json` is the manifest a run can be resumed from; `log.jsonl` is the append-only
 decision log. Every write is atomic (temporary file in the same folder, then os.replace),
-so no reader ever sees half a file, and a lock file keeps two workers off the same run.
-
-Nothing in a run folder is reached through a symbolic link: names are checked whole, and
-the manifest, the log, the locks and the artifacts are opened with O_NOFOLLOW, so a link
-planted in a run folder is refused with a StoreError instead of being followed.
+so no reader ever sees half a file, and a lock file keeps two workers off the same run
+(research.store.files). Every artifact read is checked against the sha256 the manifest
+recorded when it was written.
 """
 
 from __future__ import annotations
@@ -17,134 +15,22 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import stat
-import tempfile
 import time
-from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
 from pydantic import BaseModel, ValidationError
 
-from research.names import artifact_stage, stage_label
-
-INDEX = "index.json"
-LOG = "log.jsonl"
-LOCK = ".lock"
-INDEX_LOCK = ".index.lock"
-# Matched with fullmatch: `$` would also accept a name that ends in a newline.
-_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_ARTIFACT = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?")
-# What atomic_write leaves behind when its process dies between writing and renaming.
-_TEMPORARY = re.compile(r"\..+\.tmp")
+from research.names import INDEX, INDEX_LOCK, LOG
+from research.store.errors import ArtifactDamaged, ManifestDamaged, StoreError
+from research.store.files import TEMPORARY, RunFolder, atomic_write, dumps, now_iso
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class StoreError(Exception):
-    """A run folder or artifact name that cannot be used."""
-
-
-class RunLocked(StoreError):
-    """Another live process holds this run's lock."""
-
-
-class ArtifactDamaged(StoreError):
-    """A file of the run is not what was written: it no longer matches the sha256 the
-    manifest recorded for it, it is missing, or it cannot be read. The message names the
-    file and the stage that wrote it, which re-running repairs."""
-
-    def __init__(self, name: str, problem: str) -> None:
-        self.name = name
-        self.problem = problem
-        self.stage = artifact_stage(name)
-        repair = (
-            f" Re-run from {stage_label(self.stage)} to write it again."
-            if self.stage
-            else " Resuming the run rebuilds it from the files that are still sound."
-        )
-        super().__init__(f"{name} is damaged: {problem}.{repair}")
-
-
-class ManifestDamaged(ArtifactDamaged, ValueError):
-    """index.json cannot be read as a manifest."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(INDEX, problem)
-
-
-class RunGone(StoreError):
-    """The run folder, or its manifest, is not there: deleted while the run was going, or
-    never completed (the process creating it stopped before it wrote index.json)."""
-
-
-# Lock descriptors this process holds right now. A child forked meanwhile (a Celery prefork
-# pool replacing a worker process) inherits copies that would keep a flock held after the
-# parent lets go, so the child closes them first thing.
-_HELD: set[int] = set()
-
-
-def _close_inherited_locks() -> None:
-    for fd in list(_HELD):
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    _HELD.clear()
-
-
-os.register_at_fork(after_in_child=_close_inherited_locks)
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def dumps(payload: Any) -> bytes:
-    if isinstance(payload, BaseModel):
-        payload = payload.model_dump(mode="json")
-    return (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-
-
-class RunStore:
-    def __init__(self, root: Path, run_id: str) -> None:
-        if not isinstance(run_id, str) or not _RUN_ID.fullmatch(run_id):
-            raise StoreError(f"not a valid run id: {run_id!r}")
-        self.root = Path(root).resolve()
-        self.run_id = run_id
-        self.path = self.root / run_id
-
-    # --- paths --------------------------------------------------------------------------
-
-    def artifact_path(self, name: str) -> Path:
-        """The path of an artifact inside the run folder; nothing may escape it, and no
-        part of it may be a symbolic link."""
-        if not isinstance(name, str) or not _ARTIFACT.fullmatch(name):
-            raise StoreError(f"not a valid artifact name: {name!r}")
-        if ".." in name.split("/"):
-            raise StoreError(f"not a valid artifact name: {name!r}")
-        path = self.path / name
-        if self._has_link(name):
-            raise self._link_refused(name)
-        if self.path.resolve() not in path.resolve().parents:
-            raise StoreError(f"artifact name escapes the run folder: {name!r}")
-        return path
-
+class RunStore(RunFolder):
     def exists(self) -> bool:
         try:
             return stat.S_ISREG(os.lstat(self.path / INDEX).st_mode)
@@ -413,93 +299,12 @@ class RunStore:
         with self._flock(INDEX_LOCK, wait=None):
             for folder, _dirs, files in os.walk(self.path):  # never follows links
                 for name in files:
-                    if _TEMPORARY.fullmatch(name):
+                    if TEMPORARY.fullmatch(name):
                         path = Path(folder) / name
                         with contextlib.suppress(FileNotFoundError):
                             path.unlink()
                             removed.append(path.relative_to(self.path).as_posix())
         return sorted(removed)
-
-    # --- locking ------------------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def lock(self, wait: float = 0.0) -> Iterator[None]:
-        """Hold the run's lock. The kernel drops it if the process dies, so a killed worker
-        never leaves a run locked."""
-        with self._flock(LOCK, wait):
-            yield
-
-    def is_locked(self) -> bool:
-        try:
-            with self.lock():
-                return False
-        except RunLocked:
-            return True
-
-    @contextlib.contextmanager
-    def _flock(self, name: str, wait: float | None) -> Iterator[None]:
-        """Hold an exclusive flock on `name`; wait None means block until it is free."""
-        fd = self._open(name, os.O_RDWR | os.O_CREAT)
-        _HELD.add(fd)
-        try:
-            if wait is None:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-            else:
-                self._acquire(fd, wait)
-            yield
-        finally:
-            _HELD.discard(fd)
-            os.close(fd)
-
-    # --- opening files without following links -----------------------------------------
-
-    def _open(self, name: str, flags: int) -> int:
-        """Open `name` (at most one folder deep) in the run folder, refusing a symbolic
-        link at every step instead of following it."""
-        *folders, leaf = name.split("/")
-        dir_fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            for folder in folders:
-                inner = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
-                os.close(dir_fd)
-                dir_fd = inner
-            return os.open(leaf, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENOTDIR) and self._has_link(name):
-                raise self._link_refused(name) from exc
-            raise
-        finally:
-            os.close(dir_fd)
-
-    def _read(self, name: str) -> bytes:
-        fd = self._open(name, os.O_RDONLY)
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read()
-
-    def _has_link(self, name: str) -> bool:
-        step = self.path
-        for part in name.split("/"):
-            step = step / part
-            if step.is_symlink():
-                return True
-        return False
-
-    def _link_refused(self, name: str) -> StoreError:
-        return StoreError(
-            f"{name} in run {self.run_id} is a symbolic link; run files are never "
-            "reached through links, so it was not followed"
-        )
-
-    def _acquire(self, fd: int, wait: float) -> None:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise RunLocked(f"run {self.run_id} is being worked on") from None
-                time.sleep(0.05)
 
 
 def store_for(run_id: str) -> RunStore:

@@ -1,0 +1,25 @@
+"""The run store: a run's folder, its artifacts, manifest and log (run_store), the folder's
+safe files and locks (files), what can go wrong (errors), and each artifact read as its
+model (readers)."""
+
+from research.names import INDEX, INDEX_LOCK, LOCK, LOG
+from research.store.errors import ArtifactDamaged, ManifestDamaged, RunGone, RunLocked, StoreError
+from research.store.files import atomic_write, dumps, now_iso
+from research.store.run_store import RunStore, store_for
+
+__all__ = [
+    "INDEX",
+    "INDEX_LOCK",
+    "LOCK",
+    "LOG",
+    "ArtifactDamaged",
+    "ManifestDamaged",
+    "RunGone",
+    "RunLocked",
+    "RunStore",
+    "StoreError",
+    "atomic_write",
+    "dumps",
+    "now_iso",
+    "store_for",
+]
