@@ -74,6 +74,22 @@ ARTIFACT_STAGES: dict[str, str] = {
 }
 
 
+# What the stage prompts call each artifact (templates/prompts/), for the model and for MCP
+# clients alike.
+PROMPT_ARTIFACTS: dict[str, str] = {
+    "index": INDEX,
+    "plan": PLAN,
+    "candidates": CANDIDATES,
+    "filtered": FILTERED,
+    "notes": NOTES,
+    "notes_md": NOTES_MD,
+    "crosscheck": CROSSCHECK,
+    "decision": DECISION,
+    "report": REPORT,
+    "pages": PAGES_DIR,
+}
+
+
 def page_artifact(source_id: str) -> str:
     """The artifact name of the main text deep-read stored for one source."""
     return f"{PAGES_DIR}/{source_id}.md"

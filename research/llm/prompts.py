@@ -18,7 +18,6 @@ import jinja2
 from django.conf import settings
 
 from research import names
-from research.store import INDEX
 
 
 @cache
@@ -45,21 +44,6 @@ def render(task: str, *, stage: str, run_id: str, question: str, **context: Any)
         run_id=run_id,
         question=question,
         uri=lambda name: f"`{name}`",
-        artifacts=_artifacts(),
+        artifacts=names.PROMPT_ARTIFACTS,
         **context,
     )
-
-
-def _artifacts() -> dict[str, str]:
-    return {
-        "index": INDEX,
-        "plan": names.PLAN,
-        "candidates": names.CANDIDATES,
-        "filtered": names.FILTERED,
-        "notes": names.NOTES,
-        "notes_md": names.NOTES_MD,
-        "crosscheck": names.CROSSCHECK,
-        "decision": names.DECISION,
-        "report": names.REPORT,
-        "pages": names.PAGES_DIR,
-    }

@@ -1,4 +1,5 @@
-"""One prompt per stage, rendered with Jinja2 from templates/prompts/<prompt>.md.j2."""
+"""One prompt per stage, rendered with Jinja2 from templates/prompts/<prompt>.md.j2: for a
+client that carries out a run's stages itself, with the tools and resources of each."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from functools import cache
 
 import jinja2
 from django.conf import settings
+from mcp.server.mcpserver import MCPServer
 
-from research.names import stage_id, stage_label
+from research.mcp.common import artifact_uri
+from research.mcp.gating import STAGE_TOOLS
+from research.names import PROMPT_ARTIFACTS, stage_id, stage_label
 
 # Prompt name (what an MCP client lists) for each stage, in pipeline order.
 PROMPTS: tuple[str, ...] = ("retrieve", "filter", "deep_read", "cross_validate", "decide")
@@ -32,3 +36,29 @@ def render_prompt(name: str, **context: object) -> str:
     return env.get_template(f"{name}.md.j2").render(
         stage=stage, stage_label=stage_label(stage), **context
     )
+
+
+def register_prompts(server: MCPServer) -> None:
+    for name in PROMPTS:
+        _add_prompt(server, name)
+
+
+def _add_prompt(server: MCPServer, name: str) -> None:
+    stage = stage_id(name)
+    label = stage_label(stage)
+
+    def prompt(run_id: str, question: str) -> str:
+        return render_prompt(
+            name,
+            run_id=run_id,
+            question=question,
+            tools=sorted(STAGE_TOOLS[stage]),
+            uri=lambda artifact: artifact_uri(run_id, artifact),
+            artifacts=PROMPT_ARTIFACTS,
+        )
+
+    server.prompt(
+        name=name,
+        title=f"Verdict {label} stage",
+        description=f"How to carry out the {label} stage of a run for its question.",
+    )(prompt)

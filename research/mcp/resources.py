@@ -1,0 +1,106 @@
+"""The resources a user's MCP session can read: the user's runs (research://runs) and every
+artifact of each, one template per artifact name, each with its MIME type."""
+
+from __future__ import annotations
+
+import json
+
+from asgiref.sync import sync_to_async
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+
+from research import selectors
+from research.mcp.common import (
+    ARTIFACTS,
+    PAGE_TEMPLATE,
+    RUNS_URI,
+    artifact_uri,
+    owned_run,
+    valid_source_id,
+)
+from research.names import (
+    PAGES_DIR,
+    REPORT,
+)
+from research.store import INDEX, ArtifactDamaged, StoreError, store_for
+
+
+def mime_type(name: str) -> str:
+    if name.endswith(".json"):
+        return "application/json"
+    if name.endswith(".md"):
+        return "text/markdown"
+    return "text/plain"
+
+
+def read_artifact(user, run_id: str, name: str) -> str:
+    """An artifact's text, for resources: every refusal is a ResourceNotFoundError
+    (-32602, invalid params), so a foreign run and a bad name look alike."""
+    try:
+        owned_run(user, run_id)
+        return store_for(run_id).read_text(name)
+    except LookupError as exc:
+        raise ResourceNotFoundError(str(exc)) from None
+    except ArtifactDamaged as exc:
+        raise ResourceError(str(exc)) from None  # -32603: there, but not sound
+    except StoreError as exc:
+        raise ResourceNotFoundError(f"invalid artifact: {exc}") from None
+    except FileNotFoundError:
+        raise ResourceNotFoundError(f"run {run_id} has no {name} yet") from None
+
+
+def list_runs(user) -> str:
+    rows = [
+        {
+            "run_id": run.run_id,
+            "question": run.question,
+            "status": run.status,
+            "current_stage": run.current_stage,
+            "created": run.created.isoformat(),
+            "uri": artifact_uri(run.run_id, INDEX),
+            "report": artifact_uri(run.run_id, REPORT),
+        }
+        for run in selectors.runs_for(user)
+    ]
+    return json.dumps({"runs": rows}, ensure_ascii=False, indent=2)
+
+
+def register_resources(server: MCPServer, user) -> None:
+    """Add the runs resource and the artifact templates to `server`, acting for `user`."""
+
+    @server.resource(
+        RUNS_URI,
+        name="runs",
+        title="Your runs",
+        description="Your research runs, newest first, with each run's status and URIs.",
+        mime_type="application/json",
+    )
+    async def runs() -> str:
+        return await sync_to_async(list_runs)(user)
+
+    def add_artifact_template(name: str) -> None:
+        async def read(run_id: str) -> str:
+            return await sync_to_async(read_artifact)(user, run_id, name)
+
+        server.resource(
+            artifact_uri("{run_id}", name),
+            name=name,
+            title=f"Run artifact {name}",
+            description=f"The {name} artifact of one of your runs.",
+            mime_type=mime_type(name),
+        )(read)
+
+    for artifact in ARTIFACTS:
+        add_artifact_template(artifact)
+
+    @server.resource(
+        PAGE_TEMPLATE,
+        name="round_3_page",
+        title="A page deep-read stored",
+        description="The main text of one source that deep-read fetched, as Markdown.",
+        mime_type="text/markdown",
+    )
+    async def page(run_id: str, source_id: str) -> str:
+        if not valid_source_id(source_id):
+            raise ResourceNotFoundError(f"not a valid source id: {source_id!r}")
+        return await sync_to_async(read_artifact)(user, run_id, f"{PAGES_DIR}/{source_id}.md")
