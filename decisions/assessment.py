@@ -8,7 +8,7 @@ primary for the claim's option (a vendor's page is never a rival's primary sourc
 - consistency = 100 * (1 - contradicted / max(corroborated, contradicted)), where
   corroborated counts (option, attribute, dimension) groups with claims from two or more
   sources and contradicted counts the distinct groups that have a contradiction, each
-  weighted by its weightiest contradiction (decisions.scoring.weight): 1 when nothing
+  weighted by its weightiest contradiction (decisions.scoring.contradictions.weight): 1 when nothing
   explains it, 0.5 for other versions or setups or a change over time with no known
   current side, 0 once a later source settles it; 60 when nothing is corroborated or
   contradicted, since agreement was never tested.
@@ -32,7 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from decisions.scoring import SourceInfo, site_weights, standing, timeliness_of, weight
+from decisions.scoring.contradictions import weight
+from decisions.scoring.sources import SourceInfo, site_weights, standing, timeliness_of
 from research.artifacts import (
     Assessment,
     Claim,

@@ -22,18 +22,11 @@ from datetime import date
 from decisions.assessment import assess
 from decisions.missing import Reading, explain_gaps, missing_information
 from decisions.model_leans import Key, Leans, model_leans
-from decisions.scoring import (
-    SourceInfo,
-    backing_sites,
-    counted,
-    model_dropped_note,
-    percent,
-    rank,
-    score_cell,
-    source_infos,
-    superseded,
-    total,
-)
+from decisions.scoring.cell import score_cell
+from decisions.scoring.contradictions import superseded
+from decisions.scoring.judgement import counted, model_dropped_note
+from decisions.scoring.sources import SourceInfo, source_infos
+from decisions.scoring.totals import backing_sites, percent, rank, total
 from research.artifacts import (
     Candidates,
     Claim,

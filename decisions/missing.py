@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from decisions.assessment import cell_support, evidence, options_with_primary
-from decisions.scoring import SourceInfo, current_side, short, years_before
+from decisions.scoring.contradictions import current_side
+from decisions.scoring.sources import SourceInfo, years_before
+from decisions.scoring.status import short
 from research.artifacts import (
     Candidate,
     Claim,

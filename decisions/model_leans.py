@@ -1,13 +1,13 @@
 """In LLM mode, the model's base judgement of each cell that has evidence (DESIGN section 2).
 
 The model gets, for every option x dimension cell with claims, the claims the cell's base
-counts (decisions.scoring.counted: read, not flagged, not superseded), each as its id, what
-it says, its polarity, its source's site and its quote trimmed to QUOTE_TOKENS (about 160
-Latin characters, 40 Chinese ones), at most CLAIMS_PER_CELL of them, and answers with a lean
-0-100 per cell and the ids of the claims it relied on. Up to CELLS_PER_CALL cells go in one
-call, so a usual matrix (three options, five dimensions) takes one; more are split evenly.
-What it costs depends on the matrix, not on how many pages were read: 30 pages send no more
-than 8 do (about 2,000 tokens for fifteen cells).
+counts (decisions.scoring.judgement.counted: read, not flagged, not superseded), each as its
+id, what it says, its polarity, its source's site and its quote trimmed to QUOTE_TOKENS
+(about 160 Latin characters, 40 Chinese ones), at most CLAIMS_PER_CELL of them, and answers
+with a lean 0-100 per cell and the ids of the claims it relied on. Up to CELLS_PER_CALL
+cells go in one call, so a usual matrix (three options, five dimensions) takes one; more are
+split evenly. What it costs depends on the matrix, not on how many pages were read: 30 pages
+send no more than 8 do (about 2,000 tokens for fifteen cells).
 
 A judgement is used only when it cites at least one claim, every claim it cites is one
 that was sent for that cell, and its lean does not go against them: a lean well below 50
@@ -15,7 +15,7 @@ citing only claims in favour (or well above citing only claims against) is what 
 hostile or injected answer looks like, as with a misread claim. Otherwise it is dropped and
 logged (`llm_judgement_dropped`),
 and the cell keeps the rules' lean with a note saying why; a cell the model left out, or
-whose call failed, keeps it too (`llm_unjudged`). decisions.scoring.score_cell then shrinks
+whose call failed, keeps it too (`llm_unjudged`). decisions.scoring.cell.score_cell then shrinks
 the lean toward 50 by the weight of the cited sites, so the formula stays the one the report
 prints.
 """
@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from decisions.scoring import ModelLean, SourceInfo, standing
+from decisions.scoring.judgement import ModelLean
+from decisions.scoring.sources import SourceInfo, standing
 from research.artifacts import Claim, Plan
 from research.context import StageContext
 from research.llm import StageLLM

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decisions.assessment import CLOSE_RACE
-from decisions.scoring import current_side, evidence_share, percent
+from decisions.scoring.contradictions import current_side
+from decisions.scoring.totals import evidence_share, percent
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -233,7 +234,7 @@ def cause(
     """Why the sources may differ, as cross-validation judged it, in the reader's terms:
     which pages describe the earlier and which the current state; that they measure
     different things; or that one is likely wrong, and which source counts for more.
-    `strength` gives each claim's standing (decisions.scoring.standing), by claim id."""
+    `strength` gives each claim's standing (decisions.scoring.sources.standing), by claim id."""
     if x.cause == "time":
         return _changed(x, claims, numbers)
     if x.cause == "scope":

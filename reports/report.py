@@ -21,7 +21,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from decisions.scoring import WEIGHTS, percent, source_infos, standing, superseded
+from decisions.scoring.cell import WEIGHTS
+from decisions.scoring.contradictions import superseded
+from decisions.scoring.sources import source_infos, standing
+from decisions.scoring.totals import percent
 from reports import narrative
 from reports.markdown import Md, cell, escape, fold_lines, link_address, unescape
 from reports.strings import HEADINGS, Strings

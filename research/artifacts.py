@@ -270,7 +270,7 @@ class ScoreCell(Artifact):
     score: float | None = None
     claim_ids: list[str] = Field(default_factory=list)
     missing: bool = False
-    # How base was reached, so a reader can redo it (decisions/scoring.py):
+    # How base was reached, so a reader can redo it (decisions/scoring/):
     # base = 50 + (lean - 50) * evidence_weight / (evidence_weight + prior_weight), where the
     # lean is model_base when the model's judgement was used (LLM mode), else raw_base,
     # then capped when a status fact (archived, deprecated) dominates the cell.
@@ -303,7 +303,7 @@ class Assessment(Artifact):
 class RankedOption(Artifact):
     option: str
     # The weighted mean over every dimension, a cell without evidence counting as neutral
-    # (50); None when the option has no evidence at all (decisions/scoring.py).
+    # (50); None when the option has no evidence at all (decisions/scoring/).
     total: float | None
     rank: int
     cells_with_evidence: int

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import strategies as st
 
 from decisions.assessment import assess, cell_support, corroboration
-from decisions.scoring import SourceInfo, rank, total
+from decisions.scoring.sources import SourceInfo
+from decisions.scoring.totals import rank, total
 from research.artifacts import (
     Assessment,
     Claim,

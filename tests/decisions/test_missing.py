@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 from decisions.missing import Reading, explain_gaps, gap_reason, missing_information
-from decisions.scoring import source_infos
+from decisions.scoring.sources import source_infos
 from research.artifacts import (
     Contradiction,
     Crosscheck,

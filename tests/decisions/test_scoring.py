@@ -6,19 +6,9 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from decisions.scoring import (
-    NEUTRAL,
-    SourceInfo,
-    backing_sites,
-    evidence_share,
-    parse_published,
-    percent,
-    rank,
-    score_cell,
-    source_infos,
-    timeliness_of,
-    total,
-)
+from decisions.scoring.cell import score_cell
+from decisions.scoring.sources import SourceInfo, parse_published, source_infos, timeliness_of
+from decisions.scoring.totals import NEUTRAL, backing_sites, evidence_share, percent, rank, total
 from research.artifacts import (
     Claim,
     Contradiction,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
 
-from decisions.scoring import current_side, weight
+from decisions.scoring.contradictions import current_side, weight
 from reports import narrative
 from research.artifacts import Claim, Consensus, Contradiction, ContradictionSide
 from research.web.report.run_files import Quote, Quoter, RunFiles, rich
@@ -78,7 +78,7 @@ def contradiction(
 
 
 def _effect(share: float, t: WebStrings) -> str:
-    """What the contradiction does to consistency (decisions.scoring.weight)."""
+    """What the contradiction does to consistency (decisions.scoring.contradictions.weight)."""
     if share <= 0:
         return t("effect_settled")
     if share < 1:

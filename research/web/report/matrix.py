@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from decisions.missing import Reading, unread_pages
-from decisions.scoring import WEIGHTS, superseded
+from decisions.scoring.cell import WEIGHTS
+from decisions.scoring.contradictions import superseded
 from reports.report import evidence_line
 from research.artifacts import Claim, Contradiction, Decision, ScoreCell
 from research.web.report.run_files import Quote, Quoter, RunFiles

@@ -13,7 +13,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from decisions.decide import verify_quotes
-from decisions.scoring import source_infos, standing
+from decisions.scoring.sources import source_infos, standing
 from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
 from research.context import StageContext
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN

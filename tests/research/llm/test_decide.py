@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from decisions.scoring import ModelLean, score_cell, source_infos
+from decisions.scoring.cell import score_cell
+from decisions.scoring.judgement import ModelLean
+from decisions.scoring.sources import source_infos
 from research.artifacts import (
     STAGES,
     Candidates,
