@@ -10,7 +10,7 @@ from typing import Any
 
 from research.i18n import LANGUAGES, words
 
-# The report's section headings by section id, per language (reports.report.SECTIONS).
+# The report's section headings by section id, per language (reports.check.SECTIONS).
 HEADINGS: dict[str, dict[str, str]] = {lang: words(lang).REPORT_HEADINGS for lang in LANGUAGES}
 
 

@@ -154,7 +154,7 @@ MISSING: dict[str, Any] = {
 }
 
 
-# The report's section headings, by section id (reports.report.SECTIONS).
+# The report's section headings, by section id (reports.check.SECTIONS).
 REPORT_HEADINGS: dict[str, str] = {
     "summary": "Summary",
     "background": "Background",

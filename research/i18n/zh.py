@@ -148,7 +148,7 @@ MISSING: dict[str, Any] = {
 }
 
 
-# The report's section headings, by section id (reports.report.SECTIONS).
+# The report's section headings, by section id (reports.check.SECTIONS).
 REPORT_HEADINGS: dict[str, str] = {
     "summary": "摘要",
     "background": "背景",

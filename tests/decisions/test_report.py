@@ -7,7 +7,9 @@ from datetime import date
 import pytest
 
 from decisions.decide import decide, verify_quotes
-from reports.report import SECTIONS, ReportIncomplete, ReportInput, render, validate
+from reports.check import SECTIONS, ReportIncomplete, validate
+from reports.report import render
+from reports.sections import ReportInput
 from reports.strings import HEADINGS
 from research.artifacts import (
     Candidates,

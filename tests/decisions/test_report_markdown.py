@@ -9,8 +9,10 @@ from datetime import date
 from markdown_it import MarkdownIt
 
 from decisions.decide import decide, verify_quotes
+from reports.check import quoted_in
 from reports.markdown import escape, link_address, unescape
-from reports.report import ReportInput, quoted_in, render
+from reports.report import render
+from reports.sections import ReportInput
 from research.artifacts import (
     Candidates,
     Claim,

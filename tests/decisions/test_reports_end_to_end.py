@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from reports.report import SECTIONS, ReportIncomplete, validate
+from reports.check import SECTIONS, ReportIncomplete, validate
 from reports.strings import HEADINGS
 from research.artifacts import Notes
 from research.store import readers

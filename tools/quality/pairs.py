@@ -157,7 +157,7 @@ def _statements(pair: dict, key: str) -> list[Statement]:
 def report_quotes(run_folder: Path) -> tuple[int, int]:
     """(verified, total) quotes in a run's report.md, each looked up in the stored text of
     the source its citation number points to."""
-    from reports.report import QUOTE, quoted_in
+    from reports.check import QUOTE, quoted_in
 
     report = (run_folder / "report.md").read_text(encoding="utf-8")
     pages = _cited_pages(run_folder, report)

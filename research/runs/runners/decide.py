@@ -12,7 +12,9 @@ from typing import Any
 from django.conf import settings
 
 from decisions.decide import Verified, decide, verify_quotes
-from reports.report import ReportIncomplete, ReportInput, render
+from reports.check import ReportIncomplete
+from reports.report import render
+from reports.sections import ReportInput
 from research.artifacts import STAGES, Decision, Filtered, Notes, Plan
 from research.context import StageContext
 from research.llm import StageLLM, open_llm

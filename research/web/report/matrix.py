@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decisions.missing import Reading, unread_pages
 from decisions.scoring.cell import WEIGHTS
 from decisions.scoring.contradictions import superseded
-from reports.report import evidence_line
+from reports.lines import evidence_line
 from research.artifacts import Claim, Contradiction, Decision, ScoreCell
 from research.web.report.run_files import Quote, Quoter, RunFiles
 from research.web.report.strings import WebStrings

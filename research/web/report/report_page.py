@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 
 from reports import narrative
-from reports.report import mode_line, model_leans_line, scored
+from reports.lines import mode_line, model_leans_line, scored
 from research.artifacts import Decision
 from research.outcomes import Outcome
 from research.web.report import debate, matrix
