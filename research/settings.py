@@ -219,7 +219,7 @@ LLM_RESPONSE_FORMAT = env_choice(
 # pages in 4 parallel waves of FETCH_CONCURRENCY, long enough to reach a documentation
 # page's tables and caveats. A model only adds to what the reader finds: each model step
 # works on a bounded selection of the reader's material (research/stages/filter.py,
-# modelpoints.py, llm_crosscheck.py; decisions/model_leans.py), so a run's tokens do not
+# modelpoints.py, llm_crosscheck/; decisions/model_leans.py), so a run's tokens do not
 # grow with these limits, and a configured model never makes a run read less.
 MAX_CANDIDATES = env_int("MAX_CANDIDATES", 50, minimum=1)
 MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)

@@ -26,9 +26,8 @@ from research.context import StageContext
 from research.llm import open_llm
 from research.outcomes import Outcome
 from research.runs import execute
-from research.stages import llm_crosscheck
 from research.stages.crosscheck import cross_validate
-from research.stages.llm_crosscheck import ModelReview
+from research.stages.llm_crosscheck import ModelReview, sending
 from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply
 
@@ -466,7 +465,7 @@ def test_a_spent_budget_leaves_the_readers_result_and_the_manifest_says_so(
 def test_a_budget_spent_after_the_first_call_leaves_the_rest_to_the_reader(
     llm_settings, llm_stub: LLMStub, store, ctx, monkeypatch
 ):
-    monkeypatch.setattr(llm_crosscheck, "POINTS_PER_CALL", 4)
+    monkeypatch.setattr(sending, "POINTS_PER_CALL", 4)
     llm_settings.LLM_CONCURRENCY = 1
     llm_settings.LLM_MAX_TOKENS_PER_RUN = 1_400
 
@@ -578,7 +577,7 @@ def test_the_model_gets_at_most_its_share_of_key_points_the_pages_it_labelled_fi
 
     [request] = llm_stub.requests  # forty key points on twenty pages: one call
     sent = re.findall(r"^\d+ \| .* \| (.*)$", message_of(request.body), re.M)
-    assert len(sent) == llm_crosscheck.MAX_POINTS == 28
+    assert len(sent) == sending.MAX_POINTS == 28
     assert len(re.findall(r"^\d+ ~ \d+", message_of(request.body), re.M)) <= 8
     # Every page has its say once before any has it twice, and the second key points that
     # fit are those of the pages the model labelled.
