@@ -15,7 +15,9 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from research.celery import app as celery_app
+from research.management.commands.research import _split_dimension
 from research.models import Run
+from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import tasks
 from research.store import store_for
 
@@ -434,3 +436,36 @@ def test_a_source_that_answers_with_nothing_found_is_not_unreachable(admin_user,
     empty.mkdir()
     output = research(QUESTION, "--source", f"local:{empty}")
     assert "No recommendation" in output
+
+
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [
+        ("cost:0.5", ("cost", 0.5)),
+        ("licence risk", ("licence risk", 1.0)),
+        (" licence   risk : 2 ", ("licence risk", 2.0)),
+        ("cost=3", ("cost", 3.0)),
+        ("cost:40%", ("cost", 0.4)),
+        ("成本：0.3", ("成本", 0.3)),
+    ],
+)
+def test_a_dimension_is_read_from_its_cli_form(spec: str, parsed: tuple[str, float]) -> None:
+    form = Submission(question=QUESTION, dimensions=[_split_dimension(spec)], sources=[LOCAL])
+    [dimension] = clean_question(form, trusted_sources=True).dimensions
+    assert (dimension.name, dimension.weight) == (parsed[0], pytest.approx(parsed[1]))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("cost:high", "must be a number above 0, like 0.3 or 30%; got 'high'"),
+        ("cost:0", "must be a number above 0"),
+        ("cost:-0.2", "must be a number above 0"),
+        ("cost:inf", "must be a number above 0"),
+        (":0.5", "has no name"),
+    ],
+)
+def test_a_bad_dimension_in_its_cli_form_says_what_is_wrong(spec: str, message: str) -> None:
+    form = Submission(question=QUESTION, dimensions=[_split_dimension(spec)], sources=[LOCAL])
+    with pytest.raises(QuestionInvalid, match=message):
+        clean_question(form, trusted_sources=True)

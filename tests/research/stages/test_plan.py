@@ -11,7 +11,6 @@ from research.stages.plan import (
     broaden,
     build_plan,
     extract_options,
-    parse_dimension,
 )
 
 SOURCES = ["local:/tmp/corpus"]
@@ -237,40 +236,6 @@ def test_custom_dimensions_win_over_a_preset_and_are_normalised() -> None:
 def test_bad_dimensions_are_refused(dimensions: list[tuple[str, float]], message: str) -> None:
     with pytest.raises(PlanError, match=message):
         plan_for("A vs B", dimensions=dimensions)
-
-
-@pytest.mark.parametrize(
-    ("spec", "parsed"),
-    [
-        ("cost:0.5", ("cost", 0.5)),
-        ("licence risk", ("licence risk", 1.0)),
-        (" licence   risk : 2 ", ("licence risk", 2.0)),
-        ("cost=3", ("cost", 3.0)),
-        ("cost:40%", ("cost", 0.4)),
-        ("成本：0.3", ("成本", 0.3)),
-    ],
-)
-def test_a_dimension_is_parsed_from_its_cli_form(spec: str, parsed: tuple[str, float]) -> None:
-    name, weight = parse_dimension(spec)
-
-    assert (name, weight) == (parsed[0], pytest.approx(parsed[1]))
-
-
-@pytest.mark.parametrize(
-    ("spec", "message"),
-    [
-        ("cost:high", "must be a number, like cost:0.3"),
-        ("cost:", "must be a number"),
-        ("cost:0", "above 0"),
-        ("cost:-0.2", "above 0"),
-        ("cost:inf", "above 0"),
-        (":0.5", "has no name"),
-        ("", "has no name"),
-    ],
-)
-def test_a_bad_dimension_spec_says_what_is_wrong(spec: str, message: str) -> None:
-    with pytest.raises(PlanError, match=message):
-        parse_dimension(spec)
 
 
 # --- sub-queries -------------------------------------------------------------------------
