@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from research.stages.claims.topics import named_points
 from research.stages.conflict_words import GENERIC, stem
+from research.stages.statements import Statement
 from research.stages.text import first_mention, has_cjk, option_names, terms
-
-if TYPE_CHECKING:
-    from research.stages.conflicts import Statement
 
 # Clauses that can carry their own verdict; a comma inside a list does not start one.
 _BIG_CLAUSE = re.compile(

@@ -9,12 +9,9 @@ dimension, so one loud topic cannot flood the report.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
+from research.stages.statements import Conflict, Statement
 from research.stages.text import first_mention
-
-if TYPE_CHECKING:
-    from research.stages.conflicts import Conflict, Statement
 
 PER_CELL = 4  # the strongest few disagreements per option and dimension
 

@@ -21,12 +21,7 @@ from research.stages.claims import Fact, extract
 from research.stages.claims.reading import (
     Reading,
 )
-from research.stages.conflicts import (
-    Conflict,
-    Statement,
-    find_conflicts,
-    option_segments,
-)
+from research.stages.conflicts import find_conflicts, option_segments
 from research.stages.fact_conflicts import (
     CHANGE,
     SourceFacts,
@@ -39,6 +34,7 @@ from research.stages.sentence_conflicts import (
     conflict_statements,
     statement_contradictions,
 )
+from research.stages.statements import Conflict, Statement
 
 
 class Reviewer(Protocol):

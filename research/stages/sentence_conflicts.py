@@ -20,17 +20,12 @@ from research.stages.claims.reading import (
     Reading,
 )
 from research.stages.claims.stances import stance_hits
-from research.stages.conflicts import (
-    Conflict,
-    Statement,
-    beaten,
-    option_segments,
-    topic_words,
-)
+from research.stages.conflicts import beaten, option_segments, topic_words
 from research.stages.fact_conflicts import CHANGE, SourceFacts, stance_weight
 from research.stages.keypoints import clean
 from research.stages.lexicon import core_keywords
 from research.stages.reader import Reader
+from research.stages.statements import Conflict, Statement
 from research.stages.text import has_cjk, term_pattern
 
 

@@ -11,11 +11,12 @@ from pathlib import Path
 from research.artifacts import Claim
 from research.stages.claims import extract
 from research.stages.claims.reading import Point, read_stances
-from research.stages.conflicts import Statement, _judge, _rarity, topic_words
+from research.stages.conflicts import _judge, _rarity, topic_words
 from research.stages.fact_conflicts import SourceFacts, conflict
 from research.stages.keypoints import best_dimension
 from research.stages.sentence_conflicts import judges_dimension
 from research.stages.sourcekind import classify
+from research.stages.statements import Statement
 from research.stages.text import sentence_spans
 
 DIMENSIONS = {

@@ -10,7 +10,7 @@ from research.artifacts import Claim, KeyPoint, Plan, SourceNotes
 from research.context import StageContext
 from research.llm import Answer, StageLLM
 from research.stages.claims import dimension_for, scope_of
-from research.stages.conflicts import Conflict, Statement, near_conflicts
+from research.stages.conflicts import near_conflicts
 from research.stages.crosscheck import not_the_projects
 from research.stages.llm_crosscheck.answers import (
     ModelFact,
@@ -34,6 +34,7 @@ from research.stages.llm_crosscheck.sending import (
     message,
 )
 from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
+from research.stages.statements import Conflict, Statement
 
 
 class ModelReview(ContradictionReview):

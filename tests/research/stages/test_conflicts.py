@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from research.stages.conflicts import Statement, figures, find_conflicts, topic_words
+from research.stages.conflicts import figures, find_conflicts, topic_words
+from research.stages.statements import Statement
 
 OPTIONS = ["Quillsync", "Loamdb", "Apache Tessera"]
 
