@@ -22,7 +22,8 @@ Answer: the validated value with outcome OK, or no value with the outcome and th
 
 The endpoint is the operator's (often Ollama or vLLM on localhost), so the private-address
 guard that protects page fetches does not apply to it; it is reached with httpx directly,
-without environment proxies and without following redirects.
+without environment proxies and without following redirects. What its reply says is read
+in research.llm.replies.
 """
 
 from __future__ import annotations
@@ -34,9 +35,7 @@ import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -45,23 +44,37 @@ from pydantic import BaseModel
 from research.llm.answers import InvalidAnswer, parse_answer, strict_schema
 from research.llm.budget import TokenBudget, Usage, estimate_tokens
 from research.llm.config import LLMConfig
+from research.llm.replies import Reply, both, read_reply
 from research.outcomes import Outcome
 from research.providers.http import aread_capped, describe
 
 M = TypeVar("M", bound=BaseModel)
+
+
 Note = Callable[..., None]
+
+
 Sleep = Callable[[float], Awaitable[None]]
 
+
 RETRY_AFTER_CAP = 30.0  # seconds: the longest wait between two tries, whatever the server asks
+
+
 REPAIR_ECHO_CHARS = 4_000  # of an invalid answer, quoted back in the repair request
-ERROR_CHARS = 300  # of an endpoint's error message, kept in the reason
+
 
 # (base URL, model) pairs that refused json_schema in this process: asked with json_object.
 _JSON_OBJECT_ONLY: set[tuple[str, str]] = set()
+
+
 # (base URL, model) pairs that refused `max_tokens` or a temperature of 0 (OpenAI's reasoning
 # models do): asked with `max_completion_tokens` and the model's own temperature.
 _REASONING_PARAMETERS: set[tuple[str, str]] = set()
+
+
 _REFUSED_PARAMETER = re.compile(r"\b(max_tokens|temperature)\b")
+
+
 _formats_lock = threading.Lock()
 
 
@@ -100,23 +113,6 @@ class Answer(Generic[M]):
     @property
     def ok(self) -> bool:
         return self.value is not None
-
-
-@dataclass
-class _Reply:
-    """One request's end, after its tries."""
-
-    outcome: Outcome
-    text: str = ""
-    finish_reason: str | None = None
-    usage: Usage | None = None
-    reason: str = ""
-    status: int | None = None
-    retry: bool = False
-    retry_after: float | None = None
-    requests: int = 1
-    huge: bool = False  # refused unread for its size: it counts its whole answer cap
-    out_of_time: bool = False  # the stage's model time ran out
 
 
 def _discard(event: str, **data: Any) -> None:
@@ -185,7 +181,7 @@ class ChatClient:
 
     # --- one request, in the right format, within the budget ------------------------------
 
-    async def _exchange(self, ask: Ask[M], repair: list[dict[str, str]]) -> _Reply:
+    async def _exchange(self, ask: Ask[M], repair: list[dict[str, str]]) -> Reply:
         chosen = self._format()
         reply = await self._parameters_checked(ask, chosen, repair)
         refused = reply.status == 400 and chosen == "json_schema"
@@ -202,11 +198,11 @@ class ChatClient:
                 format="json_object",
                 reason=f"the endpoint refused json_schema: {reply.reason}",
             )
-        return _both(reply, again)
+        return both(reply, again)
 
     async def _parameters_checked(
         self, ask: Ask[M], chosen: str, repair: list[dict[str, str]]
-    ) -> _Reply:
+    ) -> Reply:
         """A model that refuses `max_tokens` or temperature 0 (OpenAI's o-series and gpt-5
         want `max_completion_tokens` and their own temperature) is asked again that way, and
         this process remembers to ask it so."""
@@ -233,7 +229,7 @@ class ChatClient:
                 parameters="max_completion_tokens, default temperature",
                 reason=f"the endpoint refused max_tokens or temperature 0: {reply.reason}",
             )
-        return _both(reply, again)
+        return both(reply, again)
 
     def _reasoning_parameters(self) -> bool:
         with _formats_lock:
@@ -246,13 +242,13 @@ class ChatClient:
             known = (self.config.base_url, self.model) in _JSON_OBJECT_ONLY
         return "json_object" if known else "json_schema"
 
-    async def _budgeted(self, ask: Ask[M], chosen: str, repair: list[dict[str, str]]) -> _Reply:
+    async def _budgeted(self, ask: Ask[M], chosen: str, repair: list[dict[str, str]]) -> Reply:
         messages = _messages(ask, chosen, repair)
         prompt = sum(estimate_tokens(m["content"]) for m in messages)
         permit = await self._budget.reserve(self._stage, ask.task, prompt + ask.max_tokens)
         if permit is None:
-            return _Reply(Outcome.BLOCKED, reason=self._budget.refusal(), requests=0)
-        reply = _Reply(Outcome.UNAVAILABLE, reason="the request was interrupted", requests=0)
+            return Reply(Outcome.BLOCKED, reason=self._budget.refusal(), requests=0)
+        reply = Reply(Outcome.UNAVAILABLE, reason="the request was interrupted", requests=0)
         try:
             reply = await self._send(self._body(ask, chosen, messages))
             if reply.outcome is Outcome.OK and reply.usage is None:
@@ -287,7 +283,7 @@ class ChatClient:
 
     # --- tries ----------------------------------------------------------------------------
 
-    async def _send(self, body: dict[str, Any]) -> _Reply:
+    async def _send(self, body: dict[str, Any]) -> Reply:
         tries = max(1, self.config.tries)
         attempt = 0
         while True:
@@ -325,11 +321,11 @@ class ChatClient:
             "LLM_STAGE_SECONDS) ran out"
         )
 
-    async def _post(self, body: dict[str, Any]) -> _Reply:
+    async def _post(self, body: dict[str, Any]) -> Reply:
         cap = self.config.max_answer_bytes
         left = self.time_left()
         if left is not None and left <= 0:
-            return _Reply(
+            return Reply(
                 Outcome.TIMEOUT, reason=f"not asked: {self.out_of_time_reason()}", out_of_time=True
             )
         timeout = self.config.timeout if left is None else min(self.config.timeout, left)
@@ -342,147 +338,22 @@ class ChatClient:
         except (TimeoutError, httpx.TimeoutException):
             if timeout < self.config.timeout:
                 reason = f"no answer before {self.out_of_time_reason()}"
-                return _Reply(Outcome.TIMEOUT, reason=reason, out_of_time=True)
+                return Reply(Outcome.TIMEOUT, reason=reason, out_of_time=True)
             reason = (
                 f"no complete answer within the {self.config.timeout:g} s deadline (LLM_TIMEOUT)"
             )
-            return _Reply(Outcome.TIMEOUT, reason=reason, retry=True)
+            return Reply(Outcome.TIMEOUT, reason=reason, retry=True)
         except httpx.HTTPError as exc:
             reason = f"could not reach the endpoint: {describe(exc)}"
-            return _Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
+            return Reply(Outcome.UNAVAILABLE, reason=reason, retry=True)
         if data is None:
             reason = (
                 f"the answer was larger than {cap:,} bytes (LLM_MAX_ANSWER_BYTES), so it was "
                 "refused unread"
             )
-            return _Reply(Outcome.BLOCKED, reason=reason, status=response.status_code, huge=True)
-        return _read(response, data)
+            return Reply(Outcome.BLOCKED, reason=reason, status=response.status_code, huge=True)
+        return read_reply(response, data)
 
-
-def _both(first: _Reply, again: _Reply) -> _Reply:
-    """The second try's reply, counting the requests and tokens of both."""
-    return replace(
-        again,
-        requests=first.requests + again.requests,
-        usage=(first.usage or Usage()) + (again.usage or Usage()),
-    )
-
-
-def _read(response: httpx.Response, data: bytes) -> _Reply:
-    status = response.status_code
-    if 200 <= status < 300:
-        return _completion(response, data)
-    detail = _error_message(response, data)
-    wait = retry_after(response.headers.get("Retry-After"))
-    if status in (401, 403):
-        reason = f"the endpoint refused the credentials ({status}: {detail}); check LLM_API_KEY"
-        return _Reply(Outcome.UNAUTHORIZED, reason=reason, status=status)
-    if status == 429:
-        reason = f"rate limited (429: {detail})"
-        return _Reply(
-            Outcome.RATE_LIMITED, reason=reason, status=status, retry=True, retry_after=wait
-        )
-    if status in (408, 504):
-        reason = f"the endpoint timed out ({status}: {detail})"
-        return _Reply(Outcome.TIMEOUT, reason=reason, status=status, retry=True, retry_after=wait)
-    if status >= 500:
-        reason = f"the endpoint failed ({status}: {detail})"
-        return _Reply(
-            Outcome.UNAVAILABLE, reason=reason, status=status, retry=True, retry_after=wait
-        )
-    reason = f"the endpoint refused the request ({status}: {detail})"
-    return _Reply(Outcome.UNAVAILABLE, reason=reason, status=status)
-
-
-def _completion(response: httpx.Response, data: bytes) -> _Reply:
-    try:
-        payload = json.loads(data)
-        choice = payload["choices"][0]
-        content = choice["message"].get("content")
-        finish_reason = choice.get("finish_reason")
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        reason = "the endpoint's reply is not a chat completion (no choices[0].message)"
-        return _Reply(Outcome.UNAVAILABLE, reason=reason, status=response.status_code)
-    text = _text(content)
-    if not text.strip():
-        # Reasoning servers (vLLM, DeepSeek) whose parser found no end to the thinking put
-        # the whole answer, JSON included, in the reasoning field and leave content null.
-        text = _text(
-            choice["message"].get("reasoning_content") or choice["message"].get("reasoning")
-        )
-    return _Reply(
-        Outcome.OK,
-        text=text,
-        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-        usage=_usage(payload.get("usage")),
-        status=response.status_code,
-    )
-
-
-def _text(content: Any) -> str:
-    """The answer's text: a string, or the text of its content parts (any of which may be
-    null or not text at all)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        )
-    return ""
-
-
-def _usage(raw: Any) -> Usage | None:
-    """The reported usage; None when it is missing or says nothing was spent."""
-    if not isinstance(raw, dict):
-        return None
-    try:
-        prompt = int(raw.get("prompt_tokens") or 0)
-        completion = int(raw.get("completion_tokens") or 0)
-    except (TypeError, ValueError, OverflowError):  # Infinity and NaN are valid here too
-        return None
-    if prompt < 0 or completion < 0 or prompt + completion == 0:
-        return None
-    return Usage(prompt, completion)
-
-
-def _error_message(response: httpx.Response, data: bytes) -> str:
-    """The endpoint's own words for an error ({"error": {"message"}} in the OpenAI API)."""
-    try:
-        payload = json.loads(data)
-    except ValueError:
-        text = data.decode(response.encoding or "utf-8", errors="replace").strip()
-    else:
-        error = payload.get("error") if isinstance(payload, dict) else None
-        if isinstance(error, dict):
-            text = str(error.get("message") or error)
-        elif error:
-            text = str(error)
-        else:
-            text = json.dumps(payload)
-    text = " ".join(text.split()) or response.reason_phrase or "no message"
-    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
-
-
-def retry_after(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds a Retry-After header asks to wait (a number or an HTTP date), None if absent
-    or unreadable."""
-    if not value or not value.strip():
-        return None
-    text = value.strip()
-    try:
-        return max(0.0, float(text))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
-
-
-# --- messages -------------------------------------------------------------------------------
 
 _JSON_ONLY = "Reply with one JSON object and nothing else: no prose, no code fences."
 

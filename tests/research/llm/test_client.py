@@ -11,7 +11,8 @@ from pydantic import BaseModel
 
 from research.context import StageContext
 from research.llm import Ask, StageLLM, open_llm
-from research.llm.client import RETRY_AFTER_CAP, retry_after
+from research.llm.client import RETRY_AFTER_CAP
+from research.llm.replies import retry_after
 from research.outcomes import Outcome
 from research.store import RunStore
 from tests.llm_stub import LLMStub, Reply, answer
