@@ -29,10 +29,9 @@ import logging
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import httpx2
@@ -47,6 +46,7 @@ from mcp_types import CallToolResult, Implementation, Tool
 from research.outcomes import Outcome, outcome_for_status
 from research.providers.deadline import Deadline
 from research.providers.mcp_sources import HttpServer, Server, StdioServer
+from research.providers.mcp_wire import CappedTransport, StderrTail, answer_cap
 
 log = logging.getLogger(__name__)
 
@@ -64,93 +64,6 @@ class RemoteFailure(Exception):
         super().__init__(detail)
         self.outcome = outcome
         self.detail = detail
-
-
-class _StderrTail:
-    """The last lines a stdio server wrote to stderr, for the reason it would not start.
-
-    A pipe read by a daemon thread: a temporary file would grow for as long as a chatty
-    server lives.
-    """
-
-    def __init__(self, lines: int = 20) -> None:
-        read_fd, write_fd = os.pipe()
-        self.writer: TextIO = os.fdopen(write_fd, "w", encoding="utf-8", errors="replace")
-        self._lines: deque[str] = deque(maxlen=lines)
-        reader = os.fdopen(read_fd, "r", encoding="utf-8", errors="replace")
-        self._thread = threading.Thread(
-            target=self._read, args=(reader,), daemon=True, name="mcp stderr"
-        )
-        self._thread.start()
-
-    def _read(self, reader: TextIO) -> None:
-        with reader:
-            for line in reader:
-                if line.strip():
-                    self._lines.append(" ".join(line.split()))
-
-    def text(self) -> str:
-        return " | ".join(list(self._lines)[-3:])
-
-    def finish(self, timeout: float) -> None:
-        """Stop writing and wait briefly for the reader to catch up with the last lines."""
-        self.close()
-        self._thread.join(timeout)
-
-    def close(self) -> None:
-        if not self.writer.closed:
-            self.writer.close()
-
-
-class AnswerTooLarge(httpx2.ReadError):
-    """A server's answer grew past the cap while it streamed."""
-
-
-class CappedTransport(httpx2.AsyncBaseTransport):
-    """Caps the body of every answer to a POST (a tool call's result, JSON or its SSE
-    stream) as it streams: past `cap` bytes the read fails and `refused` hears why. The
-    long-lived GET stream of server notifications is left as it is."""
-
-    def __init__(
-        self, inner: httpx2.AsyncBaseTransport, cap: int, refused: Callable[[str], None]
-    ) -> None:
-        self._inner, self._cap, self._refused = inner, cap, refused
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = await self._inner.handle_async_request(request)
-        if request.method == "POST":
-            response.stream = _CappedStream(response.stream, self._cap, self._refused, request)
-        return response
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-class _CappedStream(httpx2.AsyncByteStream):
-    def __init__(self, inner: Any, cap: int, refused: Callable[[str], None], request: Any):
-        self._inner, self._cap, self._refused, self._request = inner, cap, refused, request
-
-    async def __aiter__(self):
-        size = 0
-        async for chunk in self._inner:
-            size += len(chunk)
-            if size > self._cap:
-                why = f"answered with more than {self._cap:,} bytes (SEARCH_MAX_BYTES); refused"
-                self._refused(why)
-                raise AnswerTooLarge(why, request=self._request)
-            yield chunk
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-def _answer_cap() -> int:
-    try:
-        from django.conf import settings
-
-        return int(settings.SEARCH_MAX_BYTES)
-    except Exception:  # used as a library, outside Django
-        return 2_000_000
 
 
 class _Session:
@@ -173,7 +86,7 @@ class _Session:
         self._gave_up: float | None = None
         self._http_status: int | None = None
         self._too_large: str | None = None  # why an answer was refused for its size
-        self._stderr: _StderrTail | None = None
+        self._stderr: StderrTail | None = None
         # Cancelled to give up connecting, or to close a session still connecting. An anyio
         # scope, not Task.cancel(): the SDK's transports unwind cleanly (a stdio server is
         # stopped) only when anyio itself delivers the cancellation.
@@ -216,7 +129,7 @@ class _Session:
 
     def _client(self, stack: AsyncExitStack) -> Client:
         if isinstance(self.server, StdioServer):
-            self._stderr = _StderrTail()
+            self._stderr = StderrTail()
             params = StdioServerParameters(
                 command=self.server.command,
                 args=list(self.server.args),
@@ -234,7 +147,7 @@ class _Session:
         http = httpx2.AsyncClient(
             headers=dict(server.headers),
             timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
-            transport=CappedTransport(httpx2.AsyncHTTPTransport(), _answer_cap(), self._refused),
+            transport=CappedTransport(httpx2.AsyncHTTPTransport(), answer_cap(), self._refused),
         )
 
         async def remember_status(response: httpx2.Response) -> None:
