@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from research.models import Run
-from research.providers.search.local import read_document
+from research.providers.documents import read_document
 from tools.quality import corpus_runner
 from tools.quality.corpus import (
     FUNNEL,

@@ -29,9 +29,9 @@ from mcp_types import CallToolResult, TextContent, Tool
 from research.outcomes import Outcome
 from research.providers.base import SearchHit, SearchResult, TimeoutBreaker, with_retries
 from research.providers.deadline import Deadline
+from research.providers.documents import iso_date
 from research.providers.mcp_client import RemoteFailure, call_tool
 from research.providers.mcp_sources import Server
-from research.providers.search.local import iso_date
 from research.providers.urls import web_address
 
 QUERY_ARGUMENTS = ("query", "q")

@@ -20,9 +20,9 @@ import httpx
 from research.outcomes import Outcome, outcome_for_status
 from research.providers.base import SearchHit, SearchResult, TimeoutBreaker, with_retries
 from research.providers.deadline import DEFAULT_DEADLINE_FACTOR
+from research.providers.documents import iso_date
 from research.providers.http import Call, guarded_client, read_capped
 from research.providers.netguard import IPNetwork
-from research.providers.search.local import iso_date
 
 DEFAULT_USER_AGENT = "VerdictBot/0.1"
 DEFAULT_MAX_BYTES = 2_000_000

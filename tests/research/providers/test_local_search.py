@@ -13,14 +13,10 @@ import pytest
 
 from research.outcomes import Outcome
 from research.providers.base import SearchResult
+from research.providers.documents import Document, iso_date, read_document
 from research.providers.search import SourceSpecError, build_provider, parse_sources
-from research.providers.search.local import (
-    Document,
-    LocalCorpus,
-    iso_date,
-    query_terms,
-    read_document,
-)
+from research.providers.search.local import LocalCorpus
+from research.providers.search.local_query import query_terms
 from tests.research.providers.samples import minimal_pdf
 
 
