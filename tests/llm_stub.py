@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tools.fakes.llm_stub import LLMStub, Received, Reply, answer, count_tokens, schema_answer
+from tools.fakes.llm_stub import LLMStub, Received, Reply, answer, count_tokens
+from tools.fakes.schema_answers import schema_answer
 
 __all__ = ["LLMStub", "Received", "Reply", "answer", "count_tokens", "schema_answer"]
 

@@ -36,8 +36,9 @@ from research.runs.execute import execute_stage
 from research.runs.manifest import first_unfinished
 from research.store import RunStore, store_for
 from tools.bench.pages import LONG_PAGES, OPTIONS, TOPICS, long_page, results
-from tools.fakes.llm_stub import LLMStub, Reply, schema_answer
+from tools.fakes.llm_stub import LLMStub, Reply
 from tools.fakes.localweb import LocalWeb
+from tools.fakes.schema_answers import schema_answer
 
 TARGET = 12_000
 LIMITS = ("MAX_CANDIDATES", "MAX_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS")
