@@ -3,8 +3,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 pytest_plugins = ["tests.testweb", "tests.processes"]
+
+PASSWORD = "correct horse battery"  # the password of every account the fixtures make
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +20,34 @@ def runs_dir(tmp_path: Path, settings) -> Path:
     settings.RETRY_BASE_DELAY = 0.0
     settings.LOCAL_INDEX_DIR = tmp_path / "index"  # corpora's search indexes, never ./var
     return path
+
+
+@pytest.fixture
+def fast_passwords(settings) -> None:
+    """A fast hash for the accounts tests make; how passwords are hashed is Django's."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def ada(db, fast_passwords):
+    return get_user_model().objects.create_user("ada", password=PASSWORD)
+
+
+@pytest.fixture
+def bob(db, fast_passwords):
+    return get_user_model().objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def ada_client(ada) -> Client:
+    """A browser signed in as ada."""
+    client = Client()
+    client.force_login(ada)
+    return client
+
+
+@pytest.fixture
+def bob_client(bob) -> Client:
+    client = Client()
+    client.force_login(bob)
+    return client

@@ -1,11 +1,14 @@
-"""Pytest fixtures around the OpenAI-compatible stub (tools.fakes.llm_stub) on 127.0.0.1."""
+"""Pytest fixtures around the OpenAI-compatible stub (tools.fakes.llm_stub) on 127.0.0.1, and
+a small ask to send it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from pydantic import BaseModel
 
+from research.llm import Ask
 from tools.fakes.llm_stub import LLMStub, Received, Reply, answer, count_tokens
 from tools.fakes.schema_answers import schema_answer
 
@@ -31,3 +34,25 @@ def llm_settings(settings, llm_stub: LLMStub):
     settings.LLM_TIMEOUT = 5.0
     settings.LLM_RESPONSE_FORMAT = "auto"
     return settings
+
+
+# --- one ask, for the client's tests ------------------------------------------------------
+
+
+class Pick(BaseModel):
+    option: str
+    reasons: list[str]
+
+
+GOOD = {"option": "Alderstream", "reasons": ["cheaper licence"]}
+
+
+def pick(max_tokens: int = 200, user: str = '{"options": ["Alderstream", "Brightwell"]}'):
+    return Ask(
+        task="filter",
+        schema=Pick,
+        system="Pick the option the evidence favours.",
+        user=user,
+        max_tokens=max_tokens,
+        fallback="the deterministic pick",
+    )

@@ -1,18 +1,45 @@
-"""Running a whole question in-process, the way the CLI does, for end-to-end tests."""
+"""Builders the tests that make and drive runs share: a run of a question, the CLI's way of
+running it in-process, the decision log's events, a small served web for runs that workers
+take, and the check that a run's files are intact."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
 
 from research import services
-from research.artifacts import Question
+from research.artifacts import STAGES, Question
 from research.models import Run
-from research.runs import execute, manifest, registry
+from research.runs import execute, flow, manifest
 from research.store import RunStore, store_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS_EN = FIXTURES / "corpus" / "notes_en"
 CORPUS_ZH = FIXTURES / "corpus" / "notes_zh"
+QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
+TOPICS = ("licence", "maintenance", "cost")
+
+
+def new_run(
+    question: str = QUESTION, *, sources: list[str] | None = None, owner=None, **fields: Any
+) -> Run:
+    """A new run of `question` over `sources` (the English notes corpus unless given);
+    `fields` are the rest of the Question (options, dimensions, preset, limits)."""
+    asked = Question(question=question, sources=sources or [f"local:{CORPUS_EN}"], **fields)
+    return services.create_run(asked, owner=owner)
+
+
+def drive(run_id: str) -> list[execute.StageResult]:
+    """What the CLI does: each stage from the first unfinished one, and what follows it."""
+    results = []
+    stage = manifest.first_unfinished(run_id)
+    if stage is None:
+        manifest.finish_run(run_id, STAGES[-1])
+    while stage is not None:
+        results.append(execute.execute_stage(run_id, stage))
+        stage = flow.hand_over(run_id, stage).next
+    return results
 
 
 def run_question(
@@ -21,18 +48,66 @@ def run_question(
     options: list[str] | None = None,
     dimensions: list[tuple[str, float]] | None = None,
 ) -> tuple[Run, RunStore]:
-    run = services.create_run(
-        Question(
-            question=question,
-            options=options or [],
-            dimensions=[{"name": n, "weight": w} for n, w in dimensions or []],
-            sources=sources,
-        )
+    """A whole run of `question`, in-process, and its folder."""
+    run = new_run(
+        question,
+        sources=sources,
+        options=options or [],
+        dimensions=[{"name": n, "weight": w} for n, w in dimensions or []],
     )
-    stage: str | None = registry.active_stages()[0]
-    while stage is not None:
-        execute.execute_stage(run.run_id, stage)
-        last, stage = stage, registry.next_stage(stage)
-    manifest.finish_run(run.run_id, last)
+    drive(run.run_id)
     run.refresh_from_db()
     return run, store_for(run.run_id)
+
+
+def events(store: RunStore, name: str) -> list[dict]:
+    """The decision log's events called `name`, in order."""
+    return [e for e in store.read_log() if e["event"] == name]
+
+
+def serve_pages(testweb, delay: float) -> str:
+    """Four pages on Alderstream and Brightwell, and a SearXNG that finds them; its address."""
+    urls = []
+    for n in range(4):
+        option = ("Alderstream", "Brightwell")[n % 2]
+        topic = TOPICS[n % 3]
+        html = (
+            f"<html><head><title>{option} {topic} notes {n}</title></head><body><article>"
+            f"<h1>{option} {topic} notes {n}</h1><p>{option} is released under the MIT "
+            f"License and its {topic} is well documented by the maintainers.</p>"
+            f"<p>{option} shipped version 2.{n} in 2026 with about {20 + n} "
+            f"contributors working on {topic}.</p></article></body></html>"
+        )
+        urls.append(testweb.add(f"/doc/{n}", html, delay=delay))
+
+    def results(query: str) -> list[dict]:
+        return [
+            {
+                "url": u,
+                "title": f"{('Alderstream', 'Brightwell')[n % 2]} {TOPICS[n % 3]} notes {n}",
+                "content": "release notes and licence",
+            }
+            for n, u in enumerate(urls)
+        ]
+
+    return testweb.add_searxng(results)
+
+
+def served_run(base: str, question: str = "Choose between Alderstream and Brightwell") -> Run:
+    """A run over the pages serve_pages serves at `base`."""
+    return new_run(
+        question,
+        sources=[f"searxng:{base}"],
+        dimensions=[{"name": "licence risk", "weight": 2}, {"name": "maintenance", "weight": 1}],
+    )
+
+
+def assert_artifacts_intact(store: RunStore) -> None:
+    names = store.artifact_names()
+    assert len(names) == len(set(names)), "an artifact is listed twice"
+    for entry in store.index()["artifacts"]:
+        data = store.read_bytes(entry["name"])
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
+        assert len(data) == entry["bytes"]
+    leftovers = [p for p in store.path.rglob("*.tmp")]
+    assert not leftovers, f"temporary files left behind: {leftovers}"

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from datetime import date
-
 import hypothesis
 import pytest
 from hypothesis import strategies as st
@@ -17,43 +15,20 @@ from research.artifacts import (
     RankedOption,
     ScoreCell,
 )
-from tests.decisions.test_scoring import (
+from tests.decisions.builders import (
+    BSL,
+    CELLS,
+    CROSSCHECK,
+    MIT,
+    OPTIONS,
+    SOURCES,
     TODAY,
     contradiction,
     evidence,
-    fact,
     matrix,
     source,
     stance,
 )
-
-OPTIONS = ["Loamdb", "Tessera"]
-
-# primary, timeliness 100
-OFFICIAL = source("s1", "primary", date(2025, 1, 10), "loamdb.io")
-# comparison, timeliness 60
-REVIEW = source("s2", "comparison", date(2023, 3, 1), "dbreview.com")
-# community, undated, timeliness 50
-FORUM = source("s3", "community", None, "reddit.com")
-# comparison, over 5 years old, timeliness 20
-OLD_REVIEW = source("s4", "comparison", date(2019, 1, 1), "olddb.net")
-SOURCES = {s.source_id: s for s in (OFFICIAL, REVIEW, FORUM, OLD_REVIEW)}
-
-MIT = fact("c1", "Loamdb", "cost", "s1", "licence", "MIT")
-BSL = fact("c2", "Loamdb", "cost", "s2", "licence", "BSL")
-CLAIMS = [
-    MIT,
-    BSL,
-    stance("c3", "Loamdb", "perf", "s2", +1),
-    stance("c4", "Tessera", "perf", "s3", -1),
-    # Tessera's version, agreed by two sites but not tied to a dimension
-    fact("c5", "Tessera", None, "s3", "version", "2.1"),
-    fact("c6", "Tessera", None, "s4", "version", "2.1"),
-]
-CROSSCHECK = Crosscheck(
-    claims=CLAIMS, consensus=[], contradictions=[contradiction(MIT, BSL)], gaps=[]
-)
-CELLS = matrix(OPTIONS, ["perf", "cost"], CLAIMS, SOURCES, CROSSCHECK.contradictions)
 
 
 def ranked(*totals: float | None) -> list[RankedOption]:

@@ -3,7 +3,7 @@ and a close race lowers it. Each run is built from plain artifacts."""
 
 from __future__ import annotations
 
-from tests.decisions.test_decide import Run
+from tests.decisions.builders import Run
 
 THRESHOLD = 65
 OPTIONS = ["Orchardkv", "Quernbase"]

@@ -3,145 +3,16 @@ gaps that say whether anything was read, and the plan's language."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import date
-
 import pytest
 
-from decisions.decide import decide, verify_quotes
+from decisions.decide import verify_quotes
 from research.artifacts import (
-    Candidates,
-    Claim,
     Contradiction,
-    ContradictionSide,
     Crosscheck,
     Decision,
-    Dimension,
-    Filtered,
-    KeptCandidate,
-    Notes,
-    Plan,
-    ProviderCall,
-    SourceNotes,
 )
-from research.context import StageContext
 from research.outcomes import Outcome
-
-TODAY = date(2025, 6, 1)
-RECENT = "2025-04-02"
-
-
-@dataclass
-class Page:
-    source_id: str
-    url: str
-    title: str
-    published: str | None = RECENT
-    status: Outcome = Outcome.OK
-
-
-@dataclass
-class Run:
-    """A run's artifacts as plain data; every claim's quote is written into its page."""
-
-    options: list[str]
-    dimensions: list[str]
-    language: str = "en"
-    pages: list[Page] = field(default_factory=list)
-    claims: list[Claim] = field(default_factory=list)
-    unread: list[KeptCandidate] = field(default_factory=list)
-    contradictions: list[Contradiction] = field(default_factory=list)
-    max_pages: int = 8
-    ctx: StageContext = field(default_factory=StageContext)
-
-    def page(self, sid: str, url: str, title: str, **kw) -> Run:
-        self.pages.append(Page(sid, url, title, **kw))
-        return self
-
-    def says(
-        self,
-        sid: str,
-        option: str,
-        dimension: str,
-        quote: str,
-        polarity: int = 0,
-        attribute: str = "stance",
-        value: str = "",
-    ) -> Run:
-        kind = "stance" if attribute == "stance" else "fact"
-        value = value or ("positive" if polarity > 0 else "negative")
-        self.claims.append(
-            Claim(
-                id=f"c{len(self.claims) + 1:03d}",
-                option=option,
-                dimension=dimension,
-                attribute=attribute,
-                kind=kind,
-                value=value,
-                polarity=polarity,
-                source_id=sid,
-                quote=quote,
-            )
-        )
-        return self
-
-    def decide(self) -> Decision:
-        plan = Plan(
-            question=f"Choose between {' and '.join(self.options)}",
-            language=self.language,
-            options=self.options,
-            dimensions=[Dimension(name=d, weight=1.0) for d in self.dimensions],
-            sources=["local:/corpus"],
-            queries=[],
-        )
-        plan.limits.max_pages = self.max_pages
-        texts = {
-            p.source_id: " ".join(c.quote for c in self.claims if c.source_id == p.source_id)
-            for p in self.pages
-        }
-        check = Crosscheck(
-            claims=self.claims, consensus=[], contradictions=self.contradictions, gaps=[]
-        )
-        verified = verify_quotes(check, texts, self.ctx)
-        return decide(
-            plan, self.notes(), self.candidates(), verified, 65, self.ctx, TODAY, self.filtered()
-        )
-
-    def notes(self) -> Notes:
-        return Notes(
-            sources=[
-                SourceNotes(
-                    source_id=p.source_id,
-                    url=p.url,
-                    title=p.title,
-                    published=p.published,
-                    status=p.status,
-                )
-                for p in self.pages
-            ]
-        )
-
-    def filtered(self) -> Filtered:
-        read = [kept(p.source_id, p.title, p.url) for p in self.pages]
-        return Filtered(kept=read + self.unread, dropped=[])
-
-    def candidates(self) -> Candidates:
-        calls = [ProviderCall(provider="local", query="q", outcome=Outcome.OK, hits=3)]
-        return Candidates(candidates=[], provider_calls=calls)
-
-
-def kept(cid: str, title: str, url: str, option: str | None = None) -> KeptCandidate:
-    return KeptCandidate(
-        id=cid,
-        url=url,
-        title=title,
-        provider="local",
-        query="q",
-        rank=1,
-        option=option,
-        score=50.0,
-        reasons=[],
-    )
+from tests.decisions.builders import Run, kept, side
 
 
 def cell(decision: Decision, option: str, dimension: str):
@@ -199,10 +70,6 @@ def test_the_log_says_who_wrote_each_source_and_every_input_to_every_cell() -> N
     for key in ("base", "raw_base", "evidence_weight", "prior_weight", "sites", "notes"):
         assert key in scored
     assert scored["strength"] == 30.0
-
-
-def side(claim: Claim) -> ContradictionSide:
-    return ContradictionSide(claim_id=claim.id, source_id=claim.source_id, quote=claim.quote)
 
 
 def changed_speed(run: Run, current: str) -> Contradiction:

@@ -8,29 +8,25 @@ from research.artifacts import (
     Contradiction,
     Crosscheck,
     Filtered,
-    KeptCandidate,
     Notes,
     SourceNotes,
 )
 from research.outcomes import Outcome
-from tests.decisions.test_assessment import BSL, CLAIMS, MIT, OPTIONS, SOURCES
-from tests.decisions.test_scoring import TODAY, contradiction, fact, matrix, stance
+from tests.decisions.builders import (
+    BSL,
+    CLAIMS,
+    MIT,
+    OPTIONS,
+    SOURCES,
+    TODAY,
+    contradiction,
+    fact,
+    kept,
+    matrix,
+    stance,
+)
 
 NOTHING = Crosscheck(claims=[], consensus=[], contradictions=[], gaps=[])
-
-
-def kept(cid: str, title: str, url: str, option: str | None = None) -> KeptCandidate:
-    return KeptCandidate(
-        id=cid,
-        url=url,
-        title=title,
-        provider="local",
-        query="q",
-        rank=1,
-        option=option,
-        score=50.0,
-        reasons=[],
-    )
 
 
 def read(sid: str, url: str, status: Outcome = Outcome.OK, detail: str = "") -> SourceNotes:

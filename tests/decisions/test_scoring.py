@@ -12,116 +12,24 @@ from decisions.scoring.totals import NEUTRAL, backing_sites, evidence_share, per
 from research.artifacts import (
     Claim,
     Contradiction,
-    ContradictionSide,
     Notes,
     ScoreCell,
     SourceNotes,
 )
 from research.outcomes import Outcome
-
-TODAY = date(2025, 6, 1)
-
-# --- builders, shared with test_assessment ------------------------------------------------
-
-
-def source(source_id: str, kind: str, published: date | None, site: str) -> SourceInfo:
-    strength = {"primary": 90.0, "comparison": 60.0, "community": 30.0}[kind]
-    return SourceInfo(
-        source_id=source_id, strength=strength, published=published, kind=kind, site=site
-    )
-
-
-def stance(
-    claim_id: str,
-    option: str,
-    dimension: str | None,
-    source_id: str,
-    polarity: int,
-    quote: str = "",
-) -> Claim:
-    return Claim(
-        id=claim_id,
-        option=option,
-        dimension=dimension,
-        attribute="stance",
-        kind="stance",
-        value="",
-        polarity=polarity,
-        source_id=source_id,
-        quote=quote or f"quote {claim_id}",
-    )
-
-
-def fact(
-    claim_id: str, option: str, dimension: str | None, source_id: str, attribute: str, value: str
-) -> Claim:
-    return Claim(
-        id=claim_id,
-        option=option,
-        dimension=dimension,
-        attribute=attribute,
-        kind="fact",
-        value=value,
-        source_id=source_id,
-        quote=f"{attribute} is {value}",
-    )
-
-
-def side(claim: Claim) -> ContradictionSide:
-    return ContradictionSide(claim_id=claim.id, source_id=claim.source_id, quote=claim.quote)
-
-
-def contradiction(
-    a: Claim,
-    b: Claim,
-    cause: str | None = None,
-    current: Claim | None = None,
-    a_also: tuple[Claim, ...] = (),
-    b_also: tuple[Claim, ...] = (),
-) -> Contradiction:
-    return Contradiction(
-        id=f"x-{a.id}-{b.id}",
-        option=a.option,
-        attribute=a.attribute,
-        dimension=a.dimension,
-        a=side(a),
-        b=side(b),
-        a_also=[side(c) for c in a_also],
-        b_also=[side(c) for c in b_also],
-        note="the sources disagree",
-        cause=cause,
-        current=current.id if current else None,
-    )
-
-
-def matrix(
-    options: list[str],
-    dimensions: list[str],
-    claims: list[Claim],
-    sources: dict[str, SourceInfo],
-    contradictions: list[Contradiction],
-    today: date = TODAY,
-) -> list[ScoreCell]:
-    """Every option x dimension cell, option-major, as the decide stage builds it."""
-    return [
-        score_cell(
-            o,
-            d,
-            [c for c in claims if c.option == o and c.dimension == d],
-            sources,
-            contradictions,
-            today,
-        )
-        for o in options
-        for d in dimensions
-    ]
-
-
-def scored(option: str, dimension: str, score: float | None) -> ScoreCell:
-    if score is None:
-        return ScoreCell(option=option, dimension=dimension, missing=True)
-    return ScoreCell(option=option, dimension=dimension, score=score, claim_ids=["c"])
-
+from tests.decisions.builders import (
+    DRAWN_DIMENSIONS,
+    DRAWN_OPTIONS,
+    TODAY,
+    contradiction,
+    evidence,
+    fact,
+    matrix,
+    scored,
+    source,
+    stance,
+    weights_strategy,
+)
 
 # primary, under a year old (timeliness 100)
 OFFICIAL = source("s1", "primary", date(2025, 1, 10), "loamdb.io")
@@ -836,42 +744,6 @@ def test_rank_rounds_totals_so_float_noise_does_not_decide_a_tie() -> None:
 
 # --- properties ---------------------------------------------------------------------------
 
-OPTIONS = ["A", "B", "C"]
-DIMENSIONS = ["perf", "cost", "docs"]
-dates = st.one_of(st.none(), st.dates(min_value=date(2000, 1, 1), max_value=date(2030, 1, 1)))
-source_strategy = st.builds(
-    SourceInfo,
-    source_id=st.just(""),
-    strength=st.floats(0, 100),
-    published=dates,
-    kind=st.sampled_from(["primary", "comparison", "community"]),
-    site=st.sampled_from(["a.org", "b.org", "c.org"]),
-)
-claim_strategy = st.tuples(
-    st.sampled_from(OPTIONS),
-    st.sampled_from(DIMENSIONS),
-    st.integers(0, 5),
-    st.sampled_from([-1, 0, 1]),
-)
-weights_strategy = st.fixed_dictionaries({d: st.floats(0.01, 100) for d in DIMENSIONS})
-
-
-@st.composite
-def evidence(draw: st.DrawFn) -> tuple[list[Claim], dict[str, SourceInfo], list[Contradiction]]:
-    infos = draw(st.lists(source_strategy, min_size=6, max_size=6))
-    sources = {
-        f"s{i}": SourceInfo(f"s{i}", s.strength, s.published, s.kind, s.site)
-        for i, s in enumerate(infos)
-    }
-    rows = draw(st.lists(claim_strategy, max_size=30))
-    claims = [stance(f"c{i}", o, d, f"s{s}", p) for i, (o, d, s, p) in enumerate(rows)]
-    pairs = (
-        draw(st.lists(st.tuples(st.sampled_from(claims), st.sampled_from(claims)), max_size=5))
-        if claims
-        else []
-    )
-    return claims, sources, [contradiction(a, b) for a, b in pairs]
-
 
 @hypothesis.given(evidence(), weights_strategy, st.dates(date(2020, 1, 1), date(2030, 1, 1)))
 def test_every_part_stays_in_range_and_totals_lie_between_cell_scores_and_50_for_a_gap(
@@ -880,7 +752,7 @@ def test_every_part_stays_in_range_and_totals_lie_between_cell_scores_and_50_for
     today: date,
 ) -> None:
     claims, sources, contradictions = drawn
-    cells = matrix(OPTIONS, DIMENSIONS, claims, sources, contradictions, today)
+    cells = matrix(DRAWN_OPTIONS, DRAWN_DIMENSIONS, claims, sources, contradictions, today)
 
     for cell in cells:
         parts = (cell.base, cell.strength, cell.consistency, cell.timeliness, cell.score)
@@ -888,14 +760,14 @@ def test_every_part_stays_in_range_and_totals_lie_between_cell_scores_and_50_for
             assert parts == (None, None, None, None, None)
         else:
             assert all(p is not None and 0 <= p <= 100 for p in parts)
-    for option in OPTIONS:
+    for option in DRAWN_OPTIONS:
         own = [c.score for c in cells if c.option == option and c.score is not None]
         result = total([c for c in cells if c.option == option], weights)
         if not own:
             assert result is None
         else:
             # a gap counts as 50, so the total lies between the scores and 50 when there is one
-            bounds = own if len(own) == len(DIMENSIONS) else [*own, NEUTRAL]
+            bounds = own if len(own) == len(DRAWN_DIMENSIONS) else [*own, NEUTRAL]
             assert result is not None
             assert min(bounds) - 1e-9 <= result <= max(bounds) + 1e-9
 
@@ -907,10 +779,10 @@ def test_scaling_every_weight_leaves_totals_unchanged(
     factor: float,
 ) -> None:
     claims, sources, contradictions = drawn
-    cells = matrix(OPTIONS, DIMENSIONS, claims, sources, contradictions)
+    cells = matrix(DRAWN_OPTIONS, DRAWN_DIMENSIONS, claims, sources, contradictions)
     scaled = {d: w * factor for d, w in weights.items()}
 
-    for option in OPTIONS:
+    for option in DRAWN_OPTIONS:
         own = [c for c in cells if c.option == option]
         before, after = total(own, weights), total(own, scaled)
         if before is None:

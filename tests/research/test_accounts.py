@@ -21,10 +21,11 @@ from research import services
 from research.artifacts import Question
 from research.models import ApiToken
 from research.web import accounts
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery"
+
 LOGIN = "/accounts/login/"
 
 
@@ -48,11 +49,6 @@ def counted(settings):
     CountingBackend.checks = 0
     yield
     cache.clear()
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password=PASSWORD)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from django.conf import settings
 from research.runs import tasks
 from research.store import RunStore, store_for
 from tests.processes import Workers, wait_until
-from tests.research.test_worker import assert_artifacts_intact, new_run, serve_pages
+from tests.runs import assert_artifacts_intact, serve_pages, served_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -141,7 +141,7 @@ def test_a_worker_killed_anywhere_in_a_run_costs_seconds_and_changes_nothing(
 
     # A clean run first, on the worker that is then killed at the first point.
     worker = workers.start(**env)
-    clean = new_run(base)
+    clean = served_run(base)
     tasks.start(clean.run_id)
     wait_done(clean, 90)
     reference = store_for(clean.run_id)
@@ -149,7 +149,7 @@ def test_a_worker_killed_anywhere_in_a_run_costs_seconds_and_changes_nothing(
 
     figures = []
     for point in KILL_POINTS:
-        run = new_run(base)
+        run = served_run(base)
         pause.write_text(f"{run.run_id}:{point}", encoding="utf-8")
         tasks.start(run.run_id)
         wait_paused(workers, worker, run.run_id, point)

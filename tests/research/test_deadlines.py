@@ -17,7 +17,7 @@ import pytest
 from research.outcomes import Outcome
 from research.store import store_for
 from tests.research.providers.servers import DripServer, response
-from tests.research.test_pipeline import drive, new_run
+from tests.runs import drive, new_run
 from tests.testweb import TestWeb
 
 pytestmark = pytest.mark.django_db

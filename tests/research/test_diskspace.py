@@ -211,7 +211,7 @@ def fill(folder: Path) -> Path:
 def test_a_run_on_a_full_disk_waits_with_the_reason_and_finishes_once_space_returns(
     small_disk, workers, testweb, settings
 ):
-    from tests.research.test_worker import serve_pages
+    from tests.runs import serve_pages
 
     runs = small_disk / "runs"
     runs.mkdir()

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
-from research import services
-from research.artifacts import STAGES, Question
 from research.models import Run
 from research.outcomes import Outcome
 from research.runs import execute, manifest, registry, spec
 from research.store import RunStore, store_for
 from tests.processes import wait_until
+from tests.runs import drive, events, new_run
 from tests.testweb import TestWeb
 
 pytestmark = pytest.mark.django_db
@@ -25,42 +24,8 @@ QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and 
 BOOKKEEPING = {"index.json", "log.jsonl", ".lock", ".index.lock"}
 
 
-def new_run(
-    question: str = QUESTION,
-    *,
-    sources: list[str] | None = None,
-    options: list[str] | None = None,
-    dimensions: list[dict] | None = None,
-    limits: dict | None = None,
-) -> Run:
-    return services.create_run(
-        Question(
-            question=question,
-            options=options or [],
-            dimensions=dimensions or [],
-            sources=sources or [f"local:{CORPUS}"],
-            limits=limits or {},
-        )
-    )
-
-
-def drive(run_id: str) -> list[execute.StageResult]:
-    """What the CLI does: run from the first unfinished stage to the end."""
-    results = []
-    stage = manifest.first_unfinished(run_id)
-    while stage is not None:
-        results.append(execute.execute_stage(run_id, stage))
-        stage = registry.next_stage(stage)
-    manifest.finish_run(run_id, STAGES[-1])
-    return results
-
-
 def attempts(store: RunStore) -> dict[str, int]:
     return {s: e["attempts"] for s, e in store.index()["stages"].items()}
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 @pytest.fixture

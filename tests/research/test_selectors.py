@@ -21,16 +21,6 @@ def make_run(owner, question: str = "Quillsync vs Loamdb?") -> Run:
     return services.create_run(Question(question=question, sources=["ddgs"]), owner=owner)
 
 
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
-
-
 def test_a_person_sees_only_their_own_runs_newest_first(ada, bob):
     first, second = make_run(ada, "first"), make_run(ada, "second")
     make_run(bob, "bob's")

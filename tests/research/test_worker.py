@@ -2,62 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import time
 
 import pytest
 from django.core.management import call_command
 
-from research import services
-from research.artifacts import Question
 from research.runs import manifest, rows, tasks
 from research.store import RunStore, store_for
 from tests.processes import wait_until
+from tests.runs import assert_artifacts_intact, serve_pages, served_run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-TOPICS = ("licence", "maintenance", "cost")
-
-
-def serve_pages(testweb, delay: float) -> str:
-    urls = []
-    for n in range(4):
-        option = ("Alderstream", "Brightwell")[n % 2]
-        topic = TOPICS[n % 3]
-        html = (
-            f"<html><head><title>{option} {topic} notes {n}</title></head><body><article>"
-            f"<h1>{option} {topic} notes {n}</h1><p>{option} is released under the MIT "
-            f"License and its {topic} is well documented by the maintainers.</p>"
-            f"<p>{option} shipped version 2.{n} in 2026 with about {20 + n} "
-            f"contributors working on {topic}.</p></article></body></html>"
-        )
-        urls.append(testweb.add(f"/doc/{n}", html, delay=delay))
-
-    def results(query: str) -> list[dict]:
-        return [
-            {
-                "url": u,
-                "title": f"{('Alderstream', 'Brightwell')[n % 2]} {TOPICS[n % 3]} notes {n}",
-                "content": "release notes and licence",
-            }
-            for n, u in enumerate(urls)
-        ]
-
-    return testweb.add_searxng(results)
-
-
-def new_run(base: str, question: str = "Choose between Alderstream and Brightwell"):
-    return services.create_run(
-        Question(
-            question=question,
-            dimensions=[
-                {"name": "licence risk", "weight": 2},
-                {"name": "maintenance", "weight": 1},
-            ],
-            sources=[f"searxng:{base}"],
-        )
-    )
 
 
 def stage_status(store: RunStore, stage: str) -> str:
@@ -69,20 +25,9 @@ def run_finished(run) -> bool:
     return run.status in ("done", "failed")
 
 
-def assert_artifacts_intact(store: RunStore) -> None:
-    names = store.artifact_names()
-    assert len(names) == len(set(names)), "an artifact is listed twice"
-    for entry in store.index()["artifacts"]:
-        data = store.read_bytes(entry["name"])
-        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
-        assert len(data) == entry["bytes"]
-    leftovers = [p for p in store.path.rglob("*.tmp")]
-    assert not leftovers, f"temporary files left behind: {leftovers}"
-
-
 def test_a_run_goes_through_the_broker_and_a_worker_from_start_to_finish(workers, testweb):
     base = serve_pages(testweb, delay=0)
-    run = new_run(base)
+    run = served_run(base)
     workers.start()
     tasks.start(run.run_id)
     store = store_for(run.run_id)
@@ -98,7 +43,7 @@ def test_a_run_goes_through_the_broker_and_a_worker_from_start_to_finish(workers
 
 def test_queued_runs_finish_in_the_order_they_were_submitted_not_in_lockstep(workers, testweb):
     base = serve_pages(testweb, delay=0)
-    runs = [new_run(base) for _ in range(3)]
+    runs = [served_run(base) for _ in range(3)]
     for run in runs:
         tasks.start(run.run_id)
     workers.start()
@@ -116,7 +61,7 @@ def test_a_run_whose_folder_is_deleted_mid_stage_ends_failed_with_the_reason(
 ):
     base = serve_pages(testweb, delay=3.0)
     workers.wait_ready(workers.start(STAGE_LEASE="3"))
-    run = new_run(base)
+    run = served_run(base)
     tasks.start(run.run_id)
     store = store_for(run.run_id)
     wait_until(lambda: stage_status(store, "deepread") == "running", 60, "deep-read to start")
@@ -134,7 +79,7 @@ def test_a_run_whose_folder_is_deleted_mid_stage_ends_failed_with_the_reason(
 
 
 def test_a_run_whose_folder_was_never_completed_ends_failed_within_the_lease(workers, tmp_path):
-    run = new_run("http://127.0.0.1:9")
+    run = served_run("http://127.0.0.1:9")
     store = store_for(run.run_id)
     # The web server was killed between committing the row and writing the manifest.
     (store.path / "index.json").rename(store.path / ".index.json.a8d7f6.tmp")
@@ -151,7 +96,7 @@ def test_a_run_whose_folder_was_never_completed_ends_failed_within_the_lease(wor
 
 def test_a_run_whose_worker_is_killed_mid_stage_completes_after_a_restart(workers, testweb):
     base = serve_pages(testweb, delay=2.0)
-    run = new_run(base)
+    run = served_run(base)
     first = workers.start()
     tasks.start(run.run_id)
     store = store_for(run.run_id)
@@ -180,7 +125,7 @@ def test_a_surviving_worker_takes_over_the_run_of_a_killed_one(workers, testweb,
     pair = [workers.start(**env), workers.start(**env)]
     for proc in pair:
         workers.wait_ready(proc)
-    run = new_run(base)
+    run = served_run(base)
     pause.write_text(f"{run.run_id}:deepread:running", encoding="utf-8")
     tasks.start(run.run_id)
     paused = f"paused at {run.run_id}:deepread:running"
@@ -213,7 +158,7 @@ def test_a_stage_past_its_time_limit_fails_the_run_with_the_reason(workers, test
     workers.start(pool="prefork", SEARCH_TIMEOUT="60", RETRY_TRIES="1", **env)
     # This process sends the first stage with its own STAGE_TIME_LIMIT (1800 s): the
     # worker's limit applies all the same.
-    stopped, killed = new_run(base), new_run(base, "Choose between Cobaltline and Dunmore")
+    stopped, killed = served_run(base), served_run(base, "Choose between Cobaltline and Dunmore")
     for run in (stopped, killed):
         tasks.start(run.run_id)
         wait_until(lambda run=run: run_finished(run), 90, "the run to stop")
@@ -234,7 +179,7 @@ def test_a_stage_past_its_time_limit_fails_the_run_with_the_reason(workers, test
 def test_resume_queue_sends_a_run_stuck_without_a_message_again_and_says_so(workers, testweb):
     base = serve_pages(testweb, delay=0)
     workers.wait_ready(workers.start())  # the default lease: its supervisor waits 30 s
-    run = new_run(base)
+    run = served_run(base)
     manifest.mark_queued(run.run_id, "retrieve")  # queued, but its message was lost
 
     out = io.StringIO()

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client, override_settings
+from django.test import override_settings
 
 from research import services
 from research.artifacts import Question
@@ -98,30 +97,6 @@ def built_runs(tmp_path_factory, django_db_setup, django_db_blocker) -> dict[str
             built[name] = runs_dir / run.run_id
             run.delete()  # the rows would outlive the session's tests otherwise
     return built
-
-
-@pytest.fixture
-def ada(db):
-    return get_user_model().objects.create_user("ada", password="correct horse battery")
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob", password="correct horse battery")
-
-
-@pytest.fixture
-def ada_client(ada) -> Client:
-    client = Client()
-    client.force_login(ada)
-    return client
-
-
-@pytest.fixture
-def bob_client(bob) -> Client:
-    client = Client()
-    client.force_login(bob)
-    return client
 
 
 @pytest.fixture

@@ -7,38 +7,15 @@ import socket
 from datetime import UTC, datetime
 
 import pytest
-from pydantic import BaseModel
 
 from research.context import StageContext
-from research.llm import Ask, StageLLM, open_llm
+from research.llm import StageLLM, open_llm
 from research.llm.client import RETRY_AFTER_CAP
 from research.llm.replies import retry_after
 from research.outcomes import Outcome
 from research.store import RunStore
-from tests.llm_stub import LLMStub, Reply, answer
-
-
-class Pick(BaseModel):
-    option: str
-    reasons: list[str]
-
-
-GOOD = {"option": "Alderstream", "reasons": ["cheaper licence"]}
-
-
-def pick(max_tokens: int = 200, user: str = '{"options": ["Alderstream", "Brightwell"]}'):
-    return Ask(
-        task="filter",
-        schema=Pick,
-        system="Pick the option the evidence favours.",
-        user=user,
-        max_tokens=max_tokens,
-        fallback="the deterministic pick",
-    )
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
+from tests.llm_stub import GOOD, LLMStub, Pick, Reply, answer, pick
+from tests.runs import events
 
 
 def llm(store: RunStore, ctx: StageContext) -> StageLLM:

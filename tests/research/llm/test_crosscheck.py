@@ -30,6 +30,7 @@ from research.stages.crosscheck import cross_validate
 from research.stages.llm_crosscheck import ModelReview, sending
 from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply
+from tests.runs import events
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
 
@@ -137,10 +138,6 @@ def notes_and_pages() -> tuple[Notes, dict[str, str]]:
             )
         )
     return Notes(sources=sources), pages
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 def message_of(body: dict) -> str:

@@ -38,6 +38,7 @@ from research.store import RunStore
 from research.web.report.report_page import report_page
 from research.web.report.run_files import load
 from tests.llm_stub import LLMStub, Received, Reply
+from tests.runs import events
 
 OPTIONS = ["Quillsync", "Loamdb"]
 DIMENSIONS = ["licence risk", "maintenance"]
@@ -181,10 +182,6 @@ def decided(store: RunStore) -> tuple[dict, str]:
 
 def cells(decision: dict) -> dict[tuple[str, str], dict]:
     return {(c["option"], c["dimension"]): c for c in decision["matrix"]}
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 def judge(choose: Callable[[dict], dict | None]) -> Reply:

@@ -28,6 +28,7 @@ from research.runs import execute
 from research.stages.deepread import deep_read, notes_markdown
 from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Reply, answer
+from tests.runs import events
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
 
@@ -54,10 +55,6 @@ class NoFetcher:
 
     def fetch(self, url: str) -> FetchResult:
         raise AssertionError(f"fetched {url}")
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 def a_plan(max_pages: int = 8) -> Plan:

@@ -13,6 +13,7 @@ from research.llm import Ask, open_llm
 from research.outcomes import Outcome
 from research.store import RunStore
 from tests.llm_stub import LLMStub, Reply, answer
+from tests.runs import events
 
 
 class Pick(BaseModel):
@@ -40,10 +41,6 @@ def ask_once(store: RunStore, ctx: StageContext):
 
 def completion(message: dict, **extra) -> dict:
     return {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}], **extra}
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 def test_content_parts_with_a_null_text_are_read_not_a_crash(

@@ -17,8 +17,8 @@ from django.core.management import call_command
 from research.llm import open_llm
 from research.outcomes import Outcome
 from research.store import store_for
-from tests.llm_stub import LLMStub, Reply, answer
-from tests.research.llm.test_client import GOOD, events, pick
+from tests.llm_stub import GOOD, LLMStub, Reply, answer, pick
+from tests.runs import events
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
 QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"

@@ -17,12 +17,9 @@ from research.stages.filter import filter_candidates
 from research.stages.plan import build_plan, decompose
 from research.store import RunStore, store_for
 from tests.llm_stub import LLMStub, Received, Reply
+from tests.runs import events
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
-
-
-def events(store: RunStore, name: str) -> list[dict]:
-    return [e for e in store.read_log() if e["event"] == name]
 
 
 def opened(store: RunStore, ctx: StageContext, stage: str, task: str | None = None) -> StageLLM:

@@ -16,8 +16,8 @@ from research.outcomes import Outcome
 from research.runs import manifest
 from research.runs.runners.decide import with_analysis
 from research.store import store_for
-from tests.llm_stub import LLMStub, Reply, answer
-from tests.research.llm.test_client import GOOD, Pick, events, pick
+from tests.llm_stub import GOOD, LLMStub, Pick, Reply, answer, pick
+from tests.runs import events
 
 
 def test_an_endpoint_that_times_out_is_not_asked_again_by_later_stages(

@@ -10,7 +10,6 @@ import shutil
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.contrib.auth import get_user_model
 from mcp import Client
 from mcp_types import (
     CallToolResult,
@@ -42,16 +41,6 @@ PAGE_TEMPLATE = ResourceTemplateReference(
     uri="research://runs/{run_id}/round_3_pages/{source_id}.md"
 )
 RETRIEVE = PromptReference(name="retrieve")
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
 
 
 @pytest.fixture

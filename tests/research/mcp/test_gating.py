@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.contrib.auth import get_user_model
 from mcp import Client
 
 from research import services
@@ -30,16 +29,6 @@ ALL_TOOLS = RUN_TOOLS | {SEARCH, FILTER, FETCH, KEY_POINTS, ASSESS}
 @pytest.fixture(autouse=True)
 def events_through(settings, redis_url):
     settings.REDIS_URL = redis_url
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
 
 
 def new_run(owner):

@@ -10,7 +10,6 @@ import anyio
 import httpx
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.auth import get_user_model
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -56,16 +55,6 @@ def serve() -> Iterator[Callable[..., str]]:
 @pytest.fixture
 def url(serve) -> str:
     return serve()
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
 
 
 def make_run(owner, question: str, report: str | None = None):

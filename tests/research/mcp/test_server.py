@@ -34,16 +34,6 @@ def configured(settings, monkeypatch):
     return started
 
 
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
-
-
 def make_run(owner, *, finished: bool = True):
     run = services.create_run(
         Question(question=QUESTION, options=["Quillsync", "Loamdb"], sources=["notes"]), owner=owner

@@ -10,7 +10,6 @@ import warnings
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.auth import get_user_model
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
@@ -37,16 +36,6 @@ def events_through(settings, redis_url):
 @pytest.fixture
 def corpus(tmp_path):
     return shutil.copytree(CORPUS_EN, tmp_path / "notes_en")
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
 
 
 def new_run(owner, sources: list[str]):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from research import services
 from research.artifacts import Question
@@ -40,16 +39,6 @@ def sources(settings, corpus):
         "down": f"searxng:http://127.0.0.1:{free_port()}",  # nothing listens there
     }
     settings.DEFAULT_SOURCES = ["notes"]
-
-
-@pytest.fixture
-def ada():
-    return get_user_model().objects.create_user("ada", password="x" * 12)
-
-
-@pytest.fixture
-def bob():
-    return get_user_model().objects.create_user("bob", password="x" * 12)
 
 
 def run_through(owner, corpus, last_stage: str | None):

@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from research import services
 from research.artifacts import Question
@@ -30,30 +28,6 @@ def notes_corpus(tmp_path: Path) -> Path:
 def configured(settings, notes_corpus: Path) -> None:
     settings.SOURCES = {"notes": f"local:{notes_corpus}", "ddg": "ddgs"}
     settings.DEFAULT_SOURCES = ["notes"]
-
-
-@pytest.fixture
-def ada(db):
-    return get_user_model().objects.create_user("ada")  # signed in with force_login
-
-
-@pytest.fixture
-def bob(db):
-    return get_user_model().objects.create_user("bob")
-
-
-@pytest.fixture
-def ada_client(ada) -> Client:
-    client = Client()
-    client.force_login(ada)
-    return client
-
-
-@pytest.fixture
-def bob_client(bob) -> Client:
-    client = Client()
-    client.force_login(bob)
-    return client
 
 
 @pytest.fixture
