@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
@@ -13,12 +12,12 @@ from research.outcomes import Outcome
 from research.runs import execute, manifest, registry, spec
 from research.store import RunStore, store_for
 from tests.processes import wait_until
-from tests.runs import drive, events, new_run
+from tests.runs import CORPUS_EN, drive, events, new_run
 from tests.testweb import TestWeb
 
 pytestmark = pytest.mark.django_db
 
-CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "notes_en"
+CORPUS = CORPUS_EN
 QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
 # Run files that are not artifacts: the manifest, the log and the lock files.
 BOOKKEEPING = {"index.json", "log.jsonl", ".lock", ".index.lock"}
