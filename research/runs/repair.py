@@ -70,7 +70,7 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
         )
     with contextlib.suppress(OSError):
         os.replace(store.path / INDEX, store.path / DAMAGED_COPY)
-    index = _fresh_index(store, rows.run_params(run))
+    index = {**store.new_index(rows.run_params(run), STAGES), "rebuilt": now_iso()}
     sound = []
     for stage in active_stages():
         files = _sound_outputs(store, stage)
@@ -87,24 +87,6 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
     if len(sound) < len(active_stages()):
         Run.objects.filter(pk=run.pk).update(finished=None)
     return _said(sound)
-
-
-def _fresh_index(store: RunStore, params: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "run_id": store.run_id,
-        "created": now_iso(),
-        "params": params,
-        "stages": {
-            s: {"status": "pending", "started": None, "finished": None, "attempts": 0}
-            for s in STAGES
-        },
-        "artifacts": [],
-        "provider_outcomes": {},
-        "replans": [],
-        "tokens": {"total": 0},
-        "analysis": {"mode": "deterministic", "model": None},
-        "rebuilt": now_iso(),
-    }
 
 
 def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:

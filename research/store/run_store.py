@@ -41,7 +41,12 @@ class RunStore(RunFolder):
         if self.exists():
             raise StoreError(f"run {self.run_id} already exists")
         self.path.mkdir(parents=True, exist_ok=True)
-        index = {
+        atomic_write(self.path / INDEX, dumps(self.new_index(params, stages)))
+        self.log("run_created", params=params)
+
+    def new_index(self, params: dict[str, Any], stages: tuple[str, ...]) -> dict[str, Any]:
+        """The manifest of a run that has not started: every stage pending, nothing written."""
+        return {
             "run_id": self.run_id,
             "created": now_iso(),
             "params": params,
@@ -55,8 +60,6 @@ class RunStore(RunFolder):
             "tokens": {"total": 0},
             "analysis": {"mode": "deterministic", "model": None},
         }
-        atomic_write(self.path / INDEX, dumps(index))
-        self.log("run_created", params=params)
 
     # --- artifacts ----------------------------------------------------------------------
 
