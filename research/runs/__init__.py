@@ -7,12 +7,13 @@
     manifest    the manifest's state machine: every status change, gated and synced
     execute     running one stage of one run, with its lock and heartbeat
     flow        what runs next, for the Celery tasks and the in-process CLI alike
-    tasks       the Celery tasks; worker: the worker's signals (both in CELERY_IMPORTS)
+    tasks       the Celery tasks
     broker      the stage messages waiting in Redis
-    recovery    judging a run that stopped moving, and moving it on; loop: the thread
-                that does so in every worker
+    recovery    judging a run that stopped moving, and moving it on
+    loop        the recovery loop, a thread in every worker
     repair      damaged artifacts and manifests
+    worker      the worker's signals (tasks and worker are in CELERY_IMPORTS)
 
-Each module imports only the ones listed above it (recovery uses tasks to send a stage
-again). Nothing here imports research.services, the surfaces' entry point above it.
+Each module imports only the ones listed above it (recovery sends a stage again through
+tasks). Nothing here imports research.services, the surfaces' entry point above it.
 """
