@@ -1,1 +1,2 @@
-"""The web pages of the pipeline side: question form, runs list, run page, artifacts."""
+"""The web pages: the question form, the runs list, and every page of a run (its progress,
+its files, and its report with the evidence behind it, in report/)."""

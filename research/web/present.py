@@ -1,4 +1,4 @@
-"""Words for the pipeline pages: what a stage's counts, outcomes and timings mean to a reader.
+"""Words for the run pages: what a stage's counts, outcomes and timings mean to a reader.
 
 Pure functions over plain data, so the run page and its progress partial say the same thing.
 """
