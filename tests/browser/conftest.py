@@ -50,22 +50,42 @@ def browser() -> Iterator[object]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-@pytest.fixture
-def page(browser, request) -> Iterator[object]:
-    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+# A phone held upright (an iPhone 12 to 15): a touch screen 390 CSS pixels wide.
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def _open_page(browser, request, options: dict) -> Iterator[object]:
+    context = browser.new_context(accept_downloads=True, **options)
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-last.png"), full_page=True)
+    shot(page, f"{name}-last")
     context.close()
+
+
+@pytest.fixture
+def page(browser, request) -> Iterator[object]:
+    yield from _open_page(browser, request, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser, request) -> Iterator[object]:
+    """A page in a phone's browser: 390 x 844, three device pixels to a CSS pixel, touch."""
+    yield from _open_page(browser, request, PHONE)
 
 
 def shot(page, name: str, full_page: bool = True) -> None:
     """Save a screenshot of the page as it is now (the whole page, or the first screen)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+    # One image pixel per CSS pixel: a phone's three would make a long page's image huge.
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page, scale="css")
 
 
 def sign_in(page, base_url: str, username: str, password: str) -> None:

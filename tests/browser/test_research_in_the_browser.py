@@ -80,15 +80,17 @@ def test_a_question_runs_live_in_the_browser_and_its_report_reads_checks_and_exp
     shot(page, "4-report")
     shot(page, "4-report-first-screen", full_page=False)
 
-    # A score cell opens into its four components.
+    # A score cell opens into its four components, shown in a row under its option's.
     cell = page.locator("details").filter(has_text=re.compile("Base", re.I)).first
     cell.locator("summary").click()
+    workings = page.locator("table.matrix tr.cell-detail .cell-body")
+    workings.wait_for()
     for part in ("Base", "Strength", "Consistency", "Timeliness"):
-        assert cell.get_by_text(re.compile(part, re.I)).first.is_visible()
+        assert workings.get_by_text(re.compile(part, re.I)).first.is_visible()
     shot(page, "5-report-cell-open")
 
     # Evidence opens in the viewer with the cited quote highlighted.
-    page.locator("a[href*='/evidence/']").first.click()
+    workings.locator("a[href*='/evidence/']").first.click()
     page.wait_for_url(re.compile(r"/evidence/"))
     assert page.locator("mark").count() >= 1
     shot(page, "6-evidence-viewer")
