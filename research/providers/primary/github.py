@@ -132,8 +132,11 @@ class GitHubProvider(ApiProvider):
         base = f"repos/{quote(full_name, safe='/')}"
         accept = "application/vnd.github+json"
         answer = self.client.get(f"{base}/releases/latest", call=call, accept=accept)
+        if answer.ok and not isinstance(answer.data, dict):
+            shape = Gap("latest_release", Outcome.UNAVAILABLE, "latest release: not an object")
+            return None, [shape]
         if answer.ok:
-            release = require_dict(answer.data, "the latest release")
+            release = answer.data
             tag = text(release, "tag_name") or text(release, "name")
             date = iso_day(text(release, "published_at") or text(release, "created_at"))
             return (tag, date, "release"), []

@@ -127,7 +127,10 @@ def entity_record(
 
 
 def _entity(answer: ApiAnswer, qid: str) -> dict | ApiAnswer:
-    data = answer.data if isinstance(answer.data, dict) else {}
+    if not isinstance(answer.data, dict):
+        detail = "Wikidata answered in an unexpected shape: not an entities object"
+        return ApiAnswer(Outcome.UNAVAILABLE, answer.url, answer.status, detail=detail)
+    data = answer.data
     error = obj(data, "error")
     if error:
         code, info = text(error, "code"), text(error, "info")

@@ -113,7 +113,10 @@ class WikipediaProvider(ApiProvider):
         answer = self.wikis[lang].get(path, call=call)
         if not answer.ok:
             return answer
-        page = answer.data if isinstance(answer.data, dict) else {}
+        if not isinstance(answer.data, dict):
+            detail = f"{lang} Wikipedia answered in an unexpected shape: not a page summary"
+            return ApiAnswer(Outcome.UNAVAILABLE, answer.url, answer.status, detail=detail)
+        page = answer.data
         if text(page, "type") == "disambiguation":
             detail = (
                 f"'{title}' names several things on {lang} Wikipedia (a disambiguation page); "
