@@ -5,8 +5,9 @@ Wikidata, arXiv, Europe PMC and ClinicalTrials.gov do, each under its own path p
 A service can be switched into a failure mode: `hang` (never answers), `error` (HTTP 500),
 `malformed` (a truncated body), `wrong-shape` (valid JSON or XML, not the documented
 shape), `rate-limited` (GitHub's 403 with X-RateLimit-Remaining: 0, others' 429 with
-Retry-After), `retry-after` (one 429 asking to wait 2 s, then answers) and `flaky`
-(one 503, then answers). Every request is recorded.
+Retry-After), `retry-after` (one 429 asking to wait 2 s, then answers), `flaky` (one 503,
+then answers) and `fails-after-first` (answers once, then 503s). `path_modes` does the
+same for one path of a service. Every request is recorded.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Asked:
     path: str  # below the service's prefix, percent-decoded
     query: dict[str, str]
     headers: dict[str, str]  # names lower-cased
+    raw_path: str = ""  # as sent, percent-encoding and all
 
 
 def _json(payload: object, status: int = 200, headers: dict[str, str] | None = None) -> Answer:
@@ -74,7 +76,8 @@ class _Server(ThreadingHTTPServer):
 class FakeServices:
     def __init__(self, now: float = world.NOW_EPOCH) -> None:
         self.now = now
-        self.modes: dict[str, str] = {}
+        self.modes: dict[str, str] = {}  # service -> failure mode
+        self.path_modes: dict[tuple[str, str], str] = {}  # (service, path) -> failure mode
         self.requests: list[Asked] = []
         self._stopping = threading.Event()
         self._lock = threading.Lock()
@@ -122,6 +125,7 @@ class FakeServices:
                     "/" + unquote(rest),
                     dict(parse_qsl(parts.query, keep_blank_values=True)),
                     {key.lower(): value for key, value in self.headers.items()},
+                    parts.path,
                 )
                 answer = services._answer(asked)
                 if answer is HANG:
@@ -149,7 +153,8 @@ class FakeServices:
         handler = _HANDLERS.get(asked.service)
         if handler is None:
             return 404, "text/plain", b"no such service", {}
-        failure = self._failure(asked, self.modes.get(asked.service, "ok"), seen)
+        mode = self.path_modes.get((asked.service, asked.path)) or self.modes.get(asked.service)
+        failure = self._failure(asked, mode or "ok", seen)
         return failure if failure is not None else handler(self, asked)
 
     def _failure(self, asked: Asked, mode: str, seen: int) -> Answer | None:
@@ -179,7 +184,7 @@ class FakeServices:
             return self._rate_limited(asked.service, wait=3600)
         if mode == "retry-after" and seen == 1:
             return self._rate_limited(asked.service, wait=2, secondary=True)
-        if mode == "flaky" and seen == 1:
+        if (mode == "flaky" and seen == 1) or (mode == "fails-after-first" and seen > 1):
             return 503, "text/plain", b"upstream connect error", {}
         return None
 
