@@ -66,7 +66,12 @@ class ArxivProvider(ApiProvider):
                 "sortOrder": "descending",
             }
         answer = self.client.get(
-            "query", params, call=call, decode=decode_xml, accept="application/atom+xml"
+            "query",
+            params,
+            call=call,
+            decode=decode_xml,
+            accept="application/atom+xml",
+            endpoint=True,
         )
         if not answer.ok:
             return self.failed(subject, answer)

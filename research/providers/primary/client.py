@@ -206,8 +206,13 @@ class ApiClient:
         call: Call,
         decode: Decoder = decode_json,
         accept: str = "application/json",
+        endpoint: bool = False,
     ) -> ApiAnswer:
-        """One GET: from the cache when a fresh answer is there, else from the service."""
+        """One GET: from the cache when a fresh answer is there, else from the service.
+
+        A 404 from a record's address means there is no such record (NO_HIT); from an
+        `endpoint` (a search, an API script) it means the address is wrong: UNAVAILABLE.
+        """
         url = self.url(path, params)
         cached = self._cached(url, accept, decode)
         if cached is not None:
@@ -217,6 +222,9 @@ class ApiClient:
             return ApiAnswer(refused[0], url, detail=refused[1])
         reply, fetched_at = self._with_retries(url, accept, call, decode)
         self._count_timeouts(reply.outcome)
+        if endpoint and reply.outcome is Outcome.NO_HIT:
+            detail = f"{self.label} answered HTTP {reply.status} at {url}: is its address right?"
+            return ApiAnswer(Outcome.UNAVAILABLE, url, reply.status, detail=detail)
         if reply.outcome in (Outcome.OK, Outcome.NO_HIT) and self.cache is not None:
             self.cache.put(self.service, url, reply.status or 200, reply.body, fetched_at, accept)
         return ApiAnswer(reply.outcome, url, reply.status, reply.data, reply.detail, fetched_at)

@@ -91,7 +91,7 @@ class ClinicalTrialsProvider(ApiProvider):
                 "format": "json",
                 "pageToken": token or None,
             }
-            answer = self.client.get("studies", params, call=call)
+            answer = self.client.get("studies", params, call=call, endpoint=True)
             if not answer.ok and not studies:
                 return self.failed(subject, answer)
             if not answer.ok:

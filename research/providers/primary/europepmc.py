@@ -79,7 +79,7 @@ class EuropePmcProvider(ApiProvider):
                 "pageSize": min(self.page_size, limit - len(papers)),
                 "cursorMark": cursor,
             }
-            answer = self.client.get("search", params, call=call)
+            answer = self.client.get("search", params, call=call, endpoint=True)
             if not answer.ok and not papers:
                 return self.failed(subject, answer)
             if not answer.ok:

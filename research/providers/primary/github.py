@@ -106,7 +106,11 @@ class GitHubProvider(ApiProvider):
             "per_page": SEARCH_RESULTS,
         }
         answer = self.client.get(
-            "search/repositories", params, call=call, accept="application/vnd.github+json"
+            "search/repositories",
+            params,
+            call=call,
+            accept="application/vnd.github+json",
+            endpoint=True,
         )
         if not answer.ok:
             return self.failed(subject, answer, f"repository named {option}")

@@ -92,7 +92,7 @@ def entity_record(
         "languages": "|".join(LABEL_LANGUAGES),
         "format": "json",
     }
-    answer = provider.client.get("w/api.php", params, call=call)
+    answer = provider.client.get("w/api.php", params, call=call, endpoint=True)
     if not answer.ok:
         return answer
     entity = _entity(answer, qid)
@@ -155,7 +155,7 @@ def _labels(provider: ApiProvider, ids: list[str], call: Call) -> tuple[dict[str
         "languages": "|".join(LABEL_LANGUAGES),
         "format": "json",
     }
-    answer = provider.client.get("w/api.php", params, call=call)
+    answer = provider.client.get("w/api.php", params, call=call, endpoint=True)
     if not answer.ok:
         return {}, [gap("labels", answer, "names of the developer and licence items")]
     entities = obj(answer.data, "entities")

@@ -301,3 +301,12 @@ def test_a_pace_that_would_outlast_the_deadline_is_not_waited_for(testweb: TestW
     assert first.outcome is Outcome.OK
     assert second.outcome is Outcome.TIMEOUT
     assert "one request every 10 s" in second.detail
+
+
+def test_a_missing_endpoint_is_unavailable_not_found_nothing(testweb: TestWeb) -> None:
+    answer = get(client(testweb.base), "api/search", endpoint=True)
+
+    assert answer.outcome is Outcome.UNAVAILABLE
+    assert answer.detail == (
+        f"Testservice answered HTTP 404 at {testweb.base}/api/search: is its address right?"
+    )

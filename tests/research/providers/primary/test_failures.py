@@ -94,3 +94,25 @@ def test_a_service_that_fails_once_is_asked_again(
     result = primary(name).lookup(FOUND[name])
 
     assert result.outcome is Outcome.OK
+
+
+@pytest.mark.parametrize(
+    ("name", "subject"),
+    [
+        ("github", Subject("Flask")),
+        ("arxiv", FOUND["arxiv"]),
+        ("europepmc", FOUND["europepmc"]),
+        ("clinicaltrials", FOUND["clinicaltrials"]),
+        ("wikipedia", Subject("Vue", identifier="Q24589705")),
+    ],
+)
+def test_a_search_at_a_wrong_address_could_not_look_rather_than_found_nothing(
+    primary, services: FakeServices, settings, name: str, subject: Subject
+) -> None:
+    service = "wikidata" if name == "wikipedia" else name
+    settings.PRIMARY_URLS = {**services.urls(), service: f"{services.base}/moved-away"}
+
+    result = primary(name).lookup(subject)
+
+    assert result.outcome is Outcome.UNAVAILABLE
+    assert "HTTP 404" in result.detail and "is its address right?" in result.detail
