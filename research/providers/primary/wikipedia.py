@@ -51,7 +51,7 @@ class _Found:
     gaps: list[Gap] = field(default_factory=list)
     failures: list[ApiAnswer] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
-    asked: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)  # languages whose summary is in
     qid: str = ""  # the Wikidata item the first summary names
 
 
@@ -86,7 +86,7 @@ class WikipediaProvider(ApiProvider):
         entity = self._entity(subject, qid, call, found) if qid else {}
         for lang in self.wikis:
             title = text(obj(entity, "sitelinks", f"{lang}wiki"), "title")
-            if lang not in found.asked and title:
+            if lang not in found.read and title:
                 answer = self._summary(subject, lang, title, call, found)
                 if answer is not None:
                     found.gaps.append(gap(f"summary_{lang}", answer, f"{lang} Wikipedia summary"))
@@ -98,7 +98,6 @@ class WikipediaProvider(ApiProvider):
         for lang in dict.fromkeys((first, *LANGUAGES)):
             if lang not in self.wikis or not title:
                 continue
-            found.asked.add(lang)
             answer = self._summary(subject, lang, title, call, found)
             if answer is None:
                 return found.qid
@@ -126,6 +125,7 @@ class WikipediaProvider(ApiProvider):
         if not text(page, "extract") and not text(page, "title"):
             return ApiAnswer(Outcome.NO_HIT, answer.url, detail=f"{lang} Wikipedia: empty page")
         found.records.append(self._summary_record(subject, lang, page, answer))
+        found.read.add(lang)
         found.qid = found.qid or text(page, "wikibase_item")
         found.links.setdefault(f"wikipedia_{lang}", found.records[-1].url)
         return None
