@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from tests.research.providers.primary import world
 from tests.research.providers.primary import world_research as research
@@ -305,7 +305,7 @@ def _wikipedia(lang: str) -> Callable[[FakeServices, Asked], Answer]:
         title = asked.path.removeprefix(prefix).replace(" ", "_")
         target = research.WIKIPEDIA_REDIRECTS.get((lang, title))
         if asked.path.startswith(prefix) and target:
-            return 302, JSON, b"", {"Location": target}
+            return 302, JSON, b"", {"Location": quote(target)}
         page = research.WIKIPEDIA.get((lang, title)) if asked.path.startswith(prefix) else None
         if page is None:
             problem = {

@@ -101,6 +101,30 @@ def test_a_chinese_name_is_looked_up_in_chinese_first(primary, services: FakeSer
     assert asked == ["wikipedia-zh", "wikipedia-en"]
 
 
+def test_the_article_missing_under_one_title_is_found_under_the_items_own(
+    primary, services: FakeServices
+) -> None:
+    # English Wikipedia has no "Weixin"; Chinese redirects it to 微信, whose item names
+    # the English article: WeChat.
+    result = primary("wikipedia").lookup(Subject("Weixin"))
+
+    assert [record.url for record in result.records] == [
+        "https://zh.wikipedia.org/wiki/微信",
+        "https://www.wikidata.org/wiki/Q283233",
+        "https://en.wikipedia.org/wiki/WeChat",
+    ]
+    summaries = [r for r in services.requests if r.service.startswith("wikipedia")]
+    assert [(r.service, r.path.rsplit("/", 1)[-1]) for r in summaries] == [
+        ("wikipedia-en", "Weixin"),
+        ("wikipedia-zh", "Weixin"),
+        ("wikipedia-zh", "微信"),
+        ("wikipedia-en", "WeChat"),
+    ]
+    assert (
+        result.facts_about("inception")[0].quote == "WeChat inception (Wikidata P571): 2011-01-21"
+    )
+
+
 def test_an_unknown_item_is_no_hit(primary, services: FakeServices) -> None:
     result = primary("wikipedia").lookup(Subject("Nothing", identifier="Q999999999"))
 

@@ -65,9 +65,18 @@ WIKIPEDIA = {
         "Vue.js是一个用于创建用户界面的开源MVVM前端JavaScript框架，也是一个创建单页应用的Web应用框架。",
         qid="Q24589705",
     ),
+    ("zh", "微信"): summary(
+        "zh", "微信", "微信是腾讯公司于2011年1月21日推出的一个即时通信软件。", qid="Q283233"
+    ),
+    ("en", "WeChat"): summary(
+        "en",
+        "WeChat",
+        "WeChat is a Chinese instant messaging and mobile payment app.",
+        qid="Q283233",
+    ),
 }
 # The REST API answers a redirect's title with a 302 to the canonical one.
-WIKIPEDIA_REDIRECTS = {("en", "VueJS"): "Vue.js"}
+WIKIPEDIA_REDIRECTS = {("en", "VueJS"): "Vue.js", ("zh", "Weixin"): "微信"}
 
 
 def time_value(value: str, precision: int) -> dict:
@@ -184,6 +193,12 @@ WIKIDATA = {
             ],
         },
         {"enwiki": "Flask (web framework)"},
+    ),
+    "Q283233": entity(
+        "Q283233",
+        {"en": "WeChat", "zh": "微信"},
+        {"P571": [statement("P571", time_value("+2011-01-21T00:00:00Z", 11), "time")]},
+        {"enwiki": "WeChat", "zhwiki": "微信"},
     ),
     "Q24589709": entity("Q24589709", {"en": "Evan You", "zh": "尤雨溪"}, {}, {}),
     "Q334661": entity("Q334661", {"en": "MIT License", "zh": "MIT许可证"}, {}, {}),
