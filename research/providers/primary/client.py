@@ -6,7 +6,8 @@ raises for network trouble. Failures that may pass are tried again with exponent
 backoff and jitter, waiting at least as long as the service asks (Retry-After, GitHub's
 X-RateLimit-Reset, RateLimit-Reset) when that fits in the deadline. A service whose rate
 limit is spent is not asked again, by any client in this process, until it said it would
-reset. Services that ask for a pace (arXiv: one request every 3 s) get it, across threads.
+reset. Services that ask for a pace (arXiv: one request every 3 s) get it, across threads
+(research.providers.primary.limits).
 
 The configured base URLs are the operator's, so their hosts are exempt from the
 private-address guard (as a SearXNG instance is); a redirect to any other host is guarded.
@@ -21,8 +22,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -34,6 +33,7 @@ from research.providers.http import Call, guarded_client, read_capped
 from research.providers.netguard import IPNetwork
 from research.providers.primary.cache import ResponseCache
 from research.providers.primary.dates import timestamp
+from research.providers.primary.limits import gate_for, rate_limited, wait_hint
 
 RETRY_WAIT_CAP = 30.0  # seconds: a service asking for a longer wait is not waited for
 TIMEOUTS_IN_A_ROW = 3  # after this many, a client stops asking for the rest of its life
@@ -81,47 +81,6 @@ class _Reply:
     detail: str = ""
     retry: bool = False
     wait: float | None = None  # seconds the service asked us to wait
-
-
-class ServiceGate:
-    """What every client of one service in this process shares: whether its rate limit
-    is spent (and until when), and the pace it asks for."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._closed_until = 0.0  # epoch seconds
-        self._reason = ""
-        self._next_slot = 0.0  # time.monotonic() of the next request allowed by the pace
-
-    def closed(self, now: float) -> str | None:
-        with self._lock:
-            if now < self._closed_until:
-                return self._reason
-            return None
-
-    def close(self, until: float, reason: str) -> None:
-        with self._lock:
-            if until > self._closed_until:
-                self._closed_until, self._reason = until, reason
-
-    def reserve(self, interval: float) -> float:
-        """Seconds to wait before the next request keeps the pace; books that slot."""
-        if interval <= 0:
-            return 0.0
-        with self._lock:
-            now = time.monotonic()
-            slot = max(now, self._next_slot)
-            self._next_slot = slot + interval
-            return slot - now
-
-
-_GATES: dict[tuple[str, str], ServiceGate] = {}
-_GATES_LOCK = threading.Lock()
-
-
-def gate_for(service: str, base_url: str) -> ServiceGate:
-    with _GATES_LOCK:
-        return _GATES.setdefault((service, base_url), ServiceGate())
 
 
 class ApiClient:
@@ -346,7 +305,7 @@ class ApiClient:
         wait = wait_hint(response.headers, self._clock())
         if status in (404, 410):
             return _Reply(Outcome.NO_HIT, status, detail=f"{self.label} has no such record")
-        if status == 429 or (status == 403 and _rate_limited(response.headers)):
+        if status == 429 or (status == 403 and rate_limited(response.headers)):
             return _Reply(Outcome.RATE_LIMITED, status, detail=detail, retry=True, wait=wait)
         if status in (401, 403, 407):
             return _Reply(Outcome.UNAUTHORIZED, status, detail=detail)
@@ -391,46 +350,3 @@ def _xml_message(body: bytes) -> str:
     if summary is not None and summary.text:
         return summary.text
     return " ".join("".join(root.itertext()).split())
-
-
-def _rate_limited(headers: httpx.Headers) -> bool:
-    """GitHub answers a spent rate limit with 403 and X-RateLimit-Remaining: 0, and its
-    secondary limits with 403 and Retry-After."""
-    return headers.get("x-ratelimit-remaining") == "0" or "retry-after" in headers
-
-
-def wait_hint(headers: Mapping[str, str], now: float) -> float | None:
-    """Seconds the service asks to wait: Retry-After (seconds or an HTTP date), then
-    GitHub's X-RateLimit-Reset (epoch seconds, when nothing remains), then the IETF draft's
-    RateLimit-Reset (seconds). None when it says nothing usable."""
-    lowered = {key.lower(): value for key, value in headers.items()}
-    retry_after = _retry_after(lowered.get("retry-after"), now)
-    if retry_after is not None:
-        return retry_after
-    if lowered.get("x-ratelimit-remaining") == "0":
-        reset = _number(lowered.get("x-ratelimit-reset"))
-        if reset is not None:
-            return max(0.0, reset - now)
-    return _number(lowered.get("ratelimit-reset"))
-
-
-def _retry_after(value: str | None, now: float) -> float | None:
-    if not value or not value.strip():
-        return None
-    seconds = _number(value)
-    if seconds is not None:
-        return max(0.0, seconds)
-    try:
-        when = parsedate_to_datetime(value.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, when.timestamp() - now)
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None

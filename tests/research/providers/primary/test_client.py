@@ -9,7 +9,8 @@ import pytest
 
 from research.outcomes import Outcome
 from research.providers.http import Call
-from research.providers.primary.client import ApiClient, decode_xml, wait_hint
+from research.providers.primary.client import ApiClient, decode_xml
+from research.providers.primary.limits import wait_hint
 from tests.research.providers.primary.world import NOW_EPOCH
 from tests.research.providers.servers import DripServer, EndlessServer
 from tests.testweb import TestWeb
