@@ -23,6 +23,7 @@ from research.env import (
     stored_secret,
 )
 from research.providers.mcp_sources import load as load_mcp_sources
+from research.providers.primary.config import primary_urls
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 load_env_file(BASE_DIR / ".env")
@@ -264,6 +265,26 @@ MCP_SOURCES_FILE = (
     BASE_DIR / env_str("MCP_SOURCES_FILE", str(VAR_DIR / "mcp_sources.json"))
 ).resolve()
 load_mcp_sources(MCP_SOURCES_FILE)
+
+# Primary sources (research/providers/primary): package indexes, GitHub, Wikipedia and
+# Wikidata, arXiv, Europe PMC, ClinicalTrials.gov. PRIMARY_URLS replaces a service's
+# address (service=URL, comma-separated; the services are listed in .env.example).
+PRIMARY_URLS = primary_urls(env_pairs("PRIMARY_URLS"))
+# Sent to GitHub as a bearer token when set: 5,000 requests an hour instead of 60. Any
+# token works, with no scopes; it is never written to disk.
+GITHUB_TOKEN = env_str("GITHUB_TOKEN").strip()
+PRIMARY_TIMEOUT = env_float("PRIMARY_TIMEOUT", 10.0, minimum=0.1)  # each connect and read
+# Total seconds for one lookup: every request it makes (GitHub: up to four), every retry
+# and every wait a service asks for.
+PRIMARY_DEADLINE = env_float("PRIMARY_DEADLINE", 20.0, minimum=0.1)
+# Bytes of one answer read at most (some npm documents run to tens of megabytes).
+PRIMARY_MAX_BYTES = env_int("PRIMARY_MAX_BYTES", 20_000_000, minimum=4096)
+# Answers are kept on disk this many seconds (0: not kept), so a question asked again
+# the same day asks each service nothing new.
+PRIMARY_CACHE_TTL = env_int("PRIMARY_CACHE_TTL", 6 * 3600, minimum=0)
+PRIMARY_CACHE_DIR = (
+    BASE_DIR / env_str("PRIMARY_CACHE_DIR", str(VAR_DIR / "primary-cache"))
+).resolve()
 
 # Celery and Redis. With REDIS_URL unset, `make run` starts an embedded redis-server.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6390/0")

@@ -1,0 +1,133 @@
+"""crates.io's API: GET /api/v1/crates/<name>, and /versions when the crate's answer does
+not carry its versions.
+
+The latest version is `max_stable_version` (else `newest_version`); its licence is the
+SPDX expression of that version. Yanked versions do not count toward the cadence.
+crates.io asks crawlers for at most one request a second and a User-Agent that says who
+is asking: both are kept (see the registry).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import quote, urlsplit
+
+from research.outcomes import Outcome
+from research.providers.http import Call
+from research.providers.primary.base import (
+    ApiProvider,
+    flag,
+    gap,
+    items,
+    obj,
+    require_dict,
+    text,
+)
+from research.providers.primary.client import ApiAnswer
+from research.providers.primary.dates import iso_day, to_date
+from research.providers.primary.records import Gap, PrimaryResult, Subject
+from research.providers.primary.releases import (
+    name_candidates,
+    write_cadence,
+    write_latest,
+    write_licence,
+)
+
+VERSIONS_PER_PAGE = 100
+
+
+def name_from_url(url: str) -> str:
+    """'https://crates.io/crates/serde_json' -> 'serde_json'."""
+    parts = urlsplit(url.strip())
+    segments = [segment for segment in parts.path.split("/") if segment]
+    if (parts.hostname or "").endswith("crates.io") and segments[:1] == ["crates"]:
+        return segments[1] if len(segments) > 1 else ""
+    return ""
+
+
+class CratesProvider(ApiProvider):
+    name = "crates"
+    label = "crates.io"
+    service = "the crates.io API"
+    source_kind = "registry"
+
+    def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
+        identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
+        # Crate names are ASCII words joined by - or _, which crates.io treats as one.
+        answer: ApiAnswer | None = None
+        for name in name_candidates(subject.option, identifier):
+            answer = self.client.get(f"crates/{quote(name, safe='')}", call=call)
+            if answer.outcome is not Outcome.NO_HIT:
+                break
+        if answer is None:
+            return self.result(subject, Outcome.NO_HIT, detail="no crate name to look for")
+        if not answer.ok:
+            return self.failed(subject, answer, f"crate named {subject.option!r}")
+        data = require_dict(answer.data, "the crate")
+        crate = obj(data, "crate")
+        name = text(crate, "name") or text(crate, "id")
+        if not name:
+            return self.result(subject, Outcome.UNAVAILABLE, detail="crates.io named no crate")
+        versions, gaps, urls = self._versions(name, data, call)
+        return self._result(subject, answer, crate, versions, gaps, (answer.url, *urls))
+
+    def _versions(
+        self, name: str, data: dict, call: Call
+    ) -> tuple[list[dict], list[Gap], tuple[str, ...]]:
+        versions = [entry for entry in items(data, "versions") if isinstance(entry, dict)]
+        if versions:
+            return versions, [], ()
+        path = f"crates/{quote(name, safe='')}/versions"
+        params = {"per_page": VERSIONS_PER_PAGE, "sort": "date"}
+        answer = self.client.get(path, params, call=call)
+        if not answer.ok:
+            return [], [gap("release_cadence", answer, "versions")], (answer.url,)
+        found = [entry for entry in items(answer.data, "versions") if isinstance(entry, dict)]
+        return found, [], (answer.url,)
+
+    def _result(
+        self,
+        subject: Subject,
+        answer: ApiAnswer,
+        crate: dict,
+        versions: list[dict],
+        gaps: list[Gap],
+        api_urls: tuple[str, ...],
+    ) -> PrimaryResult:
+        name = text(crate, "name") or text(crate, "id")
+        url = f"https://crates.io/crates/{name}"
+        record = self.writer(subject, answer, url=url, title=f"{name} on crates.io")
+        if text(crate, "description"):
+            record.line(f"Description: {text(crate, 'description')}")
+        live = [entry for entry in versions if flag(entry, "yanked") is not True]
+        by_number = {text(entry, "num"): entry for entry in live if text(entry, "num")}
+        latest = text(crate, "max_stable_version") or text(crate, "newest_version")
+        latest = latest or text(crate, "max_version")
+        if latest:
+            day = iso_day(text(by_number.get(latest, {}), "created_at"))
+            write_latest(record, name, "crates.io", latest, day)
+        else:
+            gaps.append(Gap("latest_release", Outcome.NO_HIT, "crates.io names no version"))
+        until = dt.datetime.fromtimestamp(answer.fetched_at or 0, dt.UTC).date()
+        dates = [day for entry in live if (day := to_date(text(entry, "created_at")))]
+        if live and not write_cadence(record, name, dates, until):
+            gaps.append(Gap("release_cadence", Outcome.NO_HIT, "no dated versions"))
+        licence = text(by_number.get(latest, {}), "license") or next(
+            (text(entry, "license") for entry in live if text(entry, "license")), ""
+        )
+        if licence:
+            write_licence(record, name, licence, "Cargo.toml")
+        else:
+            gaps.append(Gap("licence", Outcome.NO_HIT, "the crate states no licence"))
+        links = {"registry": url}
+        for key in ("repository", "homepage"):
+            if text(crate, key).startswith(("http://", "https://")):
+                links[key] = text(crate, key)
+        built = record.build(
+            published=iso_day(text(crate, "created_at")),
+            updated=iso_day(text(crate, "updated_at")),
+            api_urls=api_urls,
+        )
+        return self.result(
+            subject, Outcome.OK, records=[built], facts=record.facts, gaps=gaps, links=links
+        )

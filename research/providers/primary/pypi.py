@@ -1,0 +1,148 @@
+"""The Python Package Index's JSON API: GET /pypi/<name>/json.
+
+`info.version` is the latest release (PyPI leaves out pre-releases and yanked releases);
+each release's date is the first upload of its files, and a release whose files were all
+yanked does not count. The licence is read from the PEP 639 licence expression, else a
+short licence field, else the licence classifiers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import quote, urlsplit
+
+from research.outcomes import Outcome
+from research.providers.http import Call
+from research.providers.primary.base import (
+    ApiProvider,
+    flag,
+    items,
+    obj,
+    require_dict,
+    text,
+)
+from research.providers.primary.client import ApiAnswer
+from research.providers.primary.dates import iso_day, to_date
+from research.providers.primary.records import Gap, PrimaryResult, Subject
+from research.providers.primary.releases import (
+    name_candidates,
+    write_cadence,
+    write_latest,
+    write_licence,
+)
+
+_SHORT_LICENCE = 60
+_CODE_HOSTS = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
+
+
+def name_from_url(url: str) -> str:
+    """'https://pypi.org/project/Flask/3.1.0/' -> 'Flask'."""
+    parts = urlsplit(url.strip())
+    segments = [segment for segment in parts.path.split("/") if segment]
+    if (parts.hostname or "").endswith("pypi.org") and segments[:1] == ["project"]:
+        return segments[1] if len(segments) > 1 else ""
+    return ""
+
+
+class PyPIProvider(ApiProvider):
+    name = "pypi"
+    label = "PyPI"
+    service = "the PyPI JSON API"
+    source_kind = "registry"
+
+    def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
+        identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
+        answer: ApiAnswer | None = None
+        for name in name_candidates(subject.option, identifier):
+            answer = self.client.get(f"pypi/{quote(name, safe='')}/json", call=call)
+            if answer.outcome is not Outcome.NO_HIT:
+                break
+        if answer is None:
+            return self.result(subject, Outcome.NO_HIT, detail="no package name to look for")
+        if not answer.ok:
+            return self.failed(subject, answer, f"package named {subject.option!r}")
+        return self._result(subject, answer, require_dict(answer.data, "the package"))
+
+    def _result(self, subject: Subject, answer: ApiAnswer, package: dict) -> PrimaryResult:
+        info = obj(package, "info")
+        name = text(info, "name")
+        version = text(info, "version")
+        if not name or not version:
+            detail = "PyPI's answer names no package and version"
+            return self.result(subject, Outcome.UNAVAILABLE, detail=detail)
+        url = text(info, "package_url") or text(info, "project_url")
+        url = url or f"https://pypi.org/project/{name}/"
+        record = self.writer(subject, answer, url=url, title=f"{name} on PyPI")
+        if text(info, "summary"):
+            record.line(f"Summary: {text(info, 'summary')}")
+        released = _release_dates(obj(package, "releases"))
+        latest_date = released.get(version) or _first_upload(items(package, "urls"))
+        write_latest(record, name, "PyPI", version, latest_date)
+        until = dt.datetime.fromtimestamp(answer.fetched_at or 0, dt.UTC).date()
+        dates = [day for day in map(to_date, released.values()) if day is not None]
+        gaps: list[Gap] = []
+        if not write_cadence(record, name, dates, until):
+            gaps.append(Gap("release_cadence", Outcome.NO_HIT, "no dated releases"))
+        licence = _licence(info)
+        if licence is None:
+            gaps.append(Gap("licence", Outcome.NO_HIT, "the package metadata states no licence"))
+        else:
+            write_licence(record, name, *licence)
+        built = record.build(
+            published=min(released.values(), default=None),
+            updated=latest_date,
+            api_urls=(answer.url,),
+        )
+        links = {"registry": url, **_links(info)}
+        return self.result(
+            subject, Outcome.OK, records=[built], facts=record.facts, gaps=gaps, links=links
+        )
+
+
+def _release_dates(releases: dict) -> dict[str, str]:
+    """Each release's date: the first upload among its files that were not yanked."""
+    dates: dict[str, str] = {}
+    for version, files in releases.items():
+        day = _first_upload(files if isinstance(files, list) else [])
+        if day:
+            dates[version] = day
+    return dates
+
+
+def _first_upload(files: list) -> str | None:
+    uploads = [
+        iso_day(text(entry, "upload_time_iso_8601") or text(entry, "upload_time"))
+        for entry in files
+        if isinstance(entry, dict) and flag(entry, "yanked") is not True
+    ]
+    return min((day for day in uploads if day), default=None)
+
+
+def _licence(info: dict) -> tuple[str, str] | None:
+    expression = text(info, "license_expression")
+    if expression:
+        return expression, "licence expression"
+    field = text(info, "license")
+    if field and "\n" not in field and len(field) <= _SHORT_LICENCE:
+        return field, "licence field"
+    named = [
+        entry.split("::")[-1].strip()
+        for entry in items(info, "classifiers")
+        if isinstance(entry, str) and entry.startswith("License ::") and entry.count("::") >= 2
+    ]
+    return (", ".join(named), "classifier") if named else None
+
+
+def _links(info: dict) -> dict[str, str]:
+    links: dict[str, str] = {}
+    urls = [value for value in obj(info, "project_urls").values() if isinstance(value, str)]
+    if text(info, "home_page"):
+        urls.append(text(info, "home_page"))
+    for url in urls:
+        host = (urlsplit(url).hostname or "").lower()
+        if host.removeprefix("www.") in _CODE_HOSTS and "repository" not in links:
+            links["repository"] = url
+    homepage = obj(info, "project_urls").get("Homepage") or text(info, "home_page")
+    if isinstance(homepage, str) and homepage.startswith(("http://", "https://")):
+        links.setdefault("homepage", homepage)
+    return links
