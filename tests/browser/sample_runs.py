@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from research import services
+from research.runs import rows
 from research.models import Run
 from tests.research.web.conftest import make_run, mark
 from tests.runs import CORPUS_EN, run_question
@@ -69,5 +69,5 @@ def run_in_progress(owner, question: str = QUESTION) -> Run:
     mark(run, "retrieve", "done", {"queries": 18, "candidates": 25, "outcomes": {"OK": 18}})
     mark(run, "filter", "done", {"kept": 12, "dropped": 13})
     mark(run, "deepread", "running")
-    services.mark_run(run.run_id, Run.Status.RUNNING, "deepread")
+    rows.mark_run(run.run_id, Run.Status.RUNNING, "deepread")
     return run
