@@ -218,7 +218,7 @@ def test_empty_dimension_rows_are_ignored_and_a_blank_weight_counts_as_one(owner
 
 def test_an_unknown_preset_is_refused_under_dimensions():
     assert refused(preset="gardening") == {
-        "dimensions": ["Unknown preset 'gardening': choose procurement or tech."]
+        "dimensions": ["Unknown preset 'gardening': choose clinical, procurement or tech."]
     }
 
 
