@@ -101,6 +101,8 @@ def label_for(spec: str) -> str:
     for choice in configured_sources():
         if choice.spec == spec:
             return choice.label
+    if kind_of(spec) == "primary":
+        return LABELS.get(spec.partition(":")[2].strip().lower(), KIND_LABELS["primary"])
     return KIND_LABELS.get(kind_of(spec), "source")
 
 
