@@ -17,8 +17,8 @@ from research import diskspace, selectors, services
 from research.artifacts import STAGES, Plan
 from research.models import Run
 from research.names import FINISHED, stage_label
-from research.sources import label_for
 from research.providers.primary import LABELS as PRIMARY_LABELS
+from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
 from research.web import present

@@ -60,7 +60,11 @@ def called_for(dimension: str) -> tuple[str, ...]:
     words = set(lowered.replace("-", " ").split())
     found: list[str] = []
     for wanted, named, providers in CALLS:
-        if concepts & wanted or words & named or any(w in lowered for w in named if not w.isascii()):
+        if (
+            concepts & wanted
+            or words & named
+            or any(w in lowered for w in named if not w.isascii())
+        ):
             found += providers
     return tuple(dict.fromkeys(found))
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from research.artifacts import Crosscheck, Decision, Notes, Plan
-from research.store import RunStore
+from research.models import Run
+from research.store import RunStore, store_for
 from tests.research.providers.primary import world, world_research
 from tests.research.providers.primary.fakeservices import FakeServices
-from tests.runs import run_question
+from tests.runs import drive, new_run, run_question
 
 pytestmark = pytest.mark.django_db
 
@@ -168,9 +169,7 @@ def test_licence_and_maintenance_cells_rest_on_the_registry_facts(project_run):
         return [by_id[i] for i in cell.claim_ids if by_id[i].source_kind == "registry"]
 
     loamdb_licence = registry_claims("Loamdb", "licence risk")
-    assert [(c.attribute, c.value, c.polarity) for c in loamdb_licence] == [
-        ("licence", "BSL", -1)
-    ]
+    assert [(c.attribute, c.value, c.polarity) for c in loamdb_licence] == [("licence", "BSL", -1)]
     assert loamdb_licence[0].date  # the day the record states it
     assert cells[("Loamdb", "licence risk")].base < 50  # source-available, whatever 2023 said
     assert cells[("Quillsync", "licence risk")].base > 75
@@ -233,8 +232,6 @@ def test_timeliness_follows_the_dates_of_the_pages(project_run):
 
 
 def test_the_run_page_says_what_each_primary_source_answered(project_run, client, ada):
-    from research.models import Run
-
     Run.objects.filter(run_id=project_run.run_id).update(owner=ada)
     client.force_login(ada)
     html = client.get(f"/runs/{project_run.run_id}/").content.decode("utf-8")
@@ -312,9 +309,6 @@ def drug_pages(tmp_path: Path) -> Path:
 def test_a_clinical_question_asks_the_trial_registry_and_rests_its_trial_cells_on_it(
     drugs, drug_pages
 ):
-    from tests.runs import drive, new_run
-    from research.store import store_for
-
     run = new_run(
         "For type 2 diabetes after metformin, choose between Veltaglutide, Corvaflozin "
         "and Sitavarin",
