@@ -23,6 +23,7 @@ from research.artifacts import (
     Plan,
     RankedOption,
     ScoreCell,
+    SourceNotes,
 )
 from research.stages.sourcekind import classify
 
@@ -114,12 +115,28 @@ def source_lines(data: ReportInput, numbers: dict[str, int], t: Strings) -> list
             "url": link_address(s.url) or s.url,
             "linked": link_address(s.url) is not None,
             "site": s.site,
-            "published": s.published or t("unknown"),
+            "published": _dated(s, t),
             "page": Md(s.page) if s.page else Md(""),
-            "kind": _kind(s.final_url or s.url, s.title, data.plan, t),
+            "kind": _record_kind(s.kind, t) or _kind(s.final_url or s.url, s.title, data.plan, t),
         }
         for s in data.notes.ok_sources()
     ]
+
+
+def _dated(s: SourceNotes, t: Strings) -> str:
+    """When the page was published and updated, and where those dates were read."""
+    said = s.published or t("unknown")
+    if s.updated:
+        said += t("updated_on", date=s.updated)
+    if s.date_source:
+        said += t("dates_from", where=s.date_source)
+    return said
+
+
+def _record_kind(kind: str | None, t: Strings) -> str:
+    if kind is None:
+        return ""
+    return t("kind_registry" if kind == "registry" else "kind_primary_record")
 
 
 def _kind(url: str, title: str, plan: Plan, t: Strings) -> str:

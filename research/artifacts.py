@@ -66,6 +66,29 @@ class Limits(Artifact):
     max_page_chars: int = 12_000
 
 
+class PrimaryAsk(Artifact):
+    """One question to a primary source (a registry, a database of papers or trials) about
+    one option: what it was asked and, once retrieve has asked, what it answered."""
+
+    id: str  # p01, p02, ...
+    provider: str  # github, pypi, clinicaltrials, ...
+    option: str
+    dimensions: list[str]  # the dimensions that called for it
+    asks: list[str]  # the facts it can state: licence, latest_release, trial_primary_result ...
+    outcome: Outcome | None = None  # None until asked
+    detail: str = ""
+    records: int = 0
+    facts: int = 0
+
+    @property
+    def answer(self) -> Literal["found", "found nothing", "could not look", "not asked"]:
+        if self.outcome is None:
+            return "not asked"
+        if self.outcome is Outcome.OK:
+            return "found"
+        return "found nothing" if self.outcome is Outcome.NO_HIT else "could not look"
+
+
 class Plan(Artifact):
     question: str
     language: Literal["en", "zh"] = "en"
@@ -77,6 +100,7 @@ class Plan(Artifact):
     queries: list[SubQuery]
     limits: Limits = Field(default_factory=Limits)
     broadened: bool = False
+    primary: list[PrimaryAsk] = Field(default_factory=list)
 
 
 # --- round 1: candidates ------------------------------------------------------------------
@@ -106,11 +130,41 @@ class Candidate(Artifact):
     local_path: str | None = None
 
 
+class RecordFact(Artifact):
+    """A typed fact a primary source stated: `quote` is a whole line of its record."""
+
+    option: str
+    attribute: str
+    value: str
+    as_of: str  # the day the statement holds at (the day it was retrieved)
+    event_date: str | None = None  # the day the fact is about: a release, a push, a result
+    quote: str
+    offset: int = 0  # where the quote stands in the stored page (set by deep-read)
+    provider: str = ""
+
+
+class PrimaryRecordDoc(Artifact):
+    """A primary source's answer as stored: its text is the page deep-read keeps."""
+
+    ask_id: str
+    provider: str
+    source_kind: Literal["registry", "primary"]
+    url: str
+    title: str
+    text: str
+    retrieved_at: str
+    published: str | None = None
+    updated: str | None = None
+    facts: list[RecordFact] = Field(default_factory=list)
+
+
 class Candidates(Artifact):
     candidates: list[Candidate]
     provider_calls: list[ProviderCall] = Field(default_factory=list)
     duplicates_merged: int = 0
     replans: int = 0
+    # What the primary sources answered; deep-read stores each record as a page.
+    records: list[PrimaryRecordDoc] = Field(default_factory=list)
 
 
 # --- round 2: filter ----------------------------------------------------------------------
@@ -170,6 +224,19 @@ class SourceNotes(Artifact):
     page: str | None = None  # artifact name of the stored text, e.g. round_3_pages/<id>.md
     duplicate_of: str | None = None  # same text as an earlier source: read, but not counted
     key_points: list[KeyPoint] = Field(default_factory=list)
+    # When the page was last updated, if it says, and where its dates were read
+    # ("front matter 'date'", "HTML metadata", "Last-Modified header", "the record").
+    updated: str | None = None
+    date_source: str | None = None
+    # Set for a primary source's record: "registry" or "primary", and its typed facts.
+    kind: Literal["registry", "primary"] | None = None
+    facts: list[RecordFact] = Field(default_factory=list)
+
+    @property
+    def latest(self) -> str | None:
+        """The most recent date the page carries: what timeliness counts from."""
+        days = [d for d in (self.published, self.updated) if d]
+        return max(days) if days else None
 
 
 class Notes(Artifact):
@@ -204,6 +271,9 @@ class Claim(Artifact):
     # Set when the deterministic reader, reading the same quote, finds the opposite of what
     # the model said: the claim is shown with this warning and left out of the scores.
     flag: str | None = None
+    # A primary source's fact: "registry" or "primary", and the day it holds at or is about.
+    source_kind: Literal["registry", "primary"] | None = None
+    date: str | None = None
 
 
 class ContradictionSide(Artifact):

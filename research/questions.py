@@ -201,7 +201,8 @@ def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
 def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
     name = preset.strip().lower()
     if name and name not in PRESETS:
-        choices = " or ".join(sorted(PRESETS))
+        *others, last = sorted(PRESETS)
+        choices = f"{', '.join(others)} or {last}" if others else last
         errors.add("dimensions", f"Unknown preset {preset!r}: choose {choices}.")
         return ""
     if dims:

@@ -14,12 +14,14 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from research.providers.mcp_sources import McpSourceError, tool_spec
+from research.providers.primary.registry import LABELS, UnknownPrimarySource, parse_spec
 
 KIND_LABELS = {
     "local": "local documents",
     "searxng": "web search (SearXNG)",
     "ddgs": "web search (DuckDuckGo)",
     "mcp": "knowledge base (MCP)",
+    "primary": "primary source",
 }
 
 
@@ -51,13 +53,22 @@ def configured_sources() -> list[SourceChoice]:
         if kind not in KIND_LABELS:
             raise ImproperlyConfigured(
                 f"SOURCES: {name}={spec} has unknown kind {kind!r}; use local:DIR, "
-                "searxng:URL, ddgs or mcp:NAMESPACE.TOOL"
+                "searxng:URL, ddgs, mcp:NAMESPACE.TOOL or primary:NAME"
             )
         if kind == "mcp":
             _check_remote_tool(name, spec)
-        label = f"{name} · {KIND_LABELS[kind]}"
+        label = f"{name} · {_kind_label(kind, spec, name)}"
         choices.append(SourceChoice(name, spec, label, name in defaults or spec in defaults))
     return choices
+
+
+def _kind_label(kind: str, spec: str, name: str) -> str:
+    if kind != "primary":
+        return KIND_LABELS[kind]
+    try:
+        return LABELS[parse_spec(spec)]
+    except UnknownPrimarySource as exc:
+        raise ImproperlyConfigured(f"SOURCES: {name}={spec}: {exc}") from None
 
 
 def _check_remote_tool(name: str, spec: str) -> None:
@@ -90,6 +101,8 @@ def label_for(spec: str) -> str:
     for choice in configured_sources():
         if choice.spec == spec:
             return choice.label
+    if kind_of(spec) == "primary":
+        return LABELS.get(spec.partition(":")[2].strip().lower(), KIND_LABELS["primary"])
     return KIND_LABELS.get(kind_of(spec), "source")
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from decisions.scoring.contradictions import superseded
-from decisions.scoring.sources import SourceInfo, clamp, mean, site_weights, standing
+from decisions.scoring.sources import (
+    SourceInfo,
+    clamp,
+    mean,
+    site_weights,
+    standing,
+    vote_weight,
+)
 from research.artifacts import Claim, Contradiction
 from research.i18n import words
 
@@ -96,7 +103,7 @@ def _votes(claims: list[Claim], sources: dict[str, SourceInfo]) -> dict[str, tup
     for claim in claims:
         if claim.polarity:
             info = sources[claim.source_id]
-            vote = (_sign(claim.polarity), standing(claim, info).strength / 100)
+            vote = (_sign(claim.polarity), vote_weight(claim, info))
             by_site.setdefault(info.site, []).append(vote)
     return {
         site: (mean(sign for sign, _ in votes), max(w for _, w in votes))

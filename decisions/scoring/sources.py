@@ -36,14 +36,29 @@ def source_infos(notes: Notes, options: list[str], language: str = "en") -> dict
     return {src.source_id: _source_info(src, options, language) for src in notes.ok_sources()}
 
 
+# A registry's or database's record states its own data: the strongest source there is,
+# and its typed facts count as much as RECORD_VOTES independent sites in a cell's base.
+RECORD_STRENGTH = 100.0
+RECORD_VOTES = 3.0
+RECORD_KINDS = ("registry", "primary")
+
+
 def _source_info(src: SourceNotes, options: list[str], language: str) -> SourceInfo:
     url = src.final_url or src.url  # a redirect decides whose site the page is on
+    if src.kind is not None:
+        return SourceInfo(
+            source_id=src.source_id,
+            strength=RECORD_STRENGTH,
+            published=parse_published(src.latest),
+            kind=src.kind,
+            site=registrable_domain(url),
+        )
     kind = classify(url, src.title, options, language)
     # SourceNotes.site may be a display name ("GitHub"), so independence uses the domain.
     return SourceInfo(
         source_id=src.source_id,
         strength=kind.strength,
-        published=parse_published(src.published),
+        published=parse_published(src.latest),
         kind=kind.kind,
         site=registrable_domain(url),
         graded=kind,
@@ -55,6 +70,15 @@ def standing(claim: Claim, info: SourceInfo) -> Standing:
     if info.graded is None:
         return Standing(info.kind, info.strength, "")
     return info.graded.toward(claim.option, judgement=claim.kind == "stance")
+
+
+def vote_weight(claim: Claim, info: SourceInfo) -> float:
+    """How much a site's vote on a cell weighs: its standing, and a record's typed facts
+    several times over."""
+    weight = standing(claim, info).strength / 100
+    if info.kind in RECORD_KINDS and claim.kind == "fact":
+        weight *= RECORD_VOTES
+    return weight
 
 
 def parse_published(value: str | None) -> date | None:

@@ -47,6 +47,8 @@ class FetchResult:
     body: bytes = b""
     detail: str = ""
     truncated: bool = False
+    # The answer's Last-Modified and Date headers, which can date the page.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class Fetcher(Protocol):

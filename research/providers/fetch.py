@@ -192,10 +192,14 @@ def _redirect_target(response: httpx.Response) -> str | None:
     return str(response.url.join(location))
 
 
+_DATING = ("last-modified", "date")  # what find_page_date reads of the headers
+
+
 def _read(response: httpx.Response, url: str, policy: _Policy, deadline: Deadline) -> FetchResult:
     status = response.status_code
     content_type = response.headers.get("content-type", "")
-    found = FetchResult(url, Outcome.OK, url, status, content_type)
+    dating = {k: v for k in _DATING if (v := response.headers.get(k))}
+    found = FetchResult(url, Outcome.OK, url, status, content_type, headers=dating)
     if not 200 <= status < 300:
         # A 3xx that could not be followed is no page either.
         outcome = outcome_for_status(status) if status >= 400 else Outcome.UNAVAILABLE

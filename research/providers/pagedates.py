@@ -27,7 +27,7 @@ import lxml.html
 from dateutil import parser as dateparser
 from lxml.etree import ParserError
 
-DateSource = Literal["front-matter", "html-meta", "http-header"]
+DateSource = Literal["front-matter", "html-meta", "http-header", "search-result", "record"]
 
 PUBLISHED_KEYS = (
     "published",

@@ -30,6 +30,7 @@ from research.stages.fact_conflicts import (
     topic_of,
 )
 from research.stages.reader import Reader
+from research.stages.records import record_claims
 from research.stages.sentence_conflicts import (
     conflict_statements,
     statement_contradictions,
@@ -64,7 +65,10 @@ def cross_validate(
     facts = {s.source_id: source_facts(s, plan.options) for s in notes.ok_sources()}
     points = readable_points(notes, pages, ctx)
     reader = Reader(plan, pages, {o: tuple(a) for o, a in notes.aliases.items()})
-    claims = draw_claims(plan, points, ctx, reader)
+    # A record's facts are claims as they stand; only its other text is read for more.
+    read = [(src, kp) for src, kp in points if not _record_line(src, kp)]
+    claims = draw_claims(plan, read, ctx, reader)
+    claims += record_facts(plan, notes, pages, len(claims) + 1, ctx)
     statements = conflict_statements(plan, notes, facts, reader)
     conflicts = find_conflicts(statements)
     if reviewer is not None:
@@ -93,6 +97,31 @@ def cross_validate(
         contradictions=contradictions,
         gaps=find_gaps(plan, counted),
     )
+
+
+def _record_line(src: SourceNotes, kp: KeyPoint) -> bool:
+    return any(f.quote == kp.quote and f.offset == kp.offset for f in src.facts)
+
+
+def record_facts(
+    plan: Plan, notes: Notes, pages: dict[str, str], first_id: int, ctx: StageContext
+) -> list[Claim]:
+    """The typed facts of the primary sources' records, as claims quoting their lines."""
+    claims: list[Claim] = []
+    for src in notes.ok_sources():
+        if not src.facts:
+            continue
+        stored = pages.get(src.source_id, "")
+        for claim in record_claims(plan, src, first_id + len(claims)):
+            if stored[claim.offset : claim.offset + len(claim.quote)] == claim.quote:
+                claims.append(claim.model_copy(update={"id": f"c{first_id + len(claims):03d}"}))
+    if claims:
+        ctx.record(
+            "record_claims",
+            claims=len(claims),
+            reason="a registry's or database's typed facts, each quoting its line of the record",
+        )
+    return claims
 
 
 def readable_points(

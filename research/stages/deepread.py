@@ -8,7 +8,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from research.artifacts import Filtered, KeptCandidate, KeyPoint, Notes, Plan, SourceNotes
+from research.artifacts import (
+    Filtered,
+    KeptCandidate,
+    KeyPoint,
+    Notes,
+    Plan,
+    PrimaryRecordDoc,
+    SourceNotes,
+)
 from research.context import StageContext
 from research.llm import StageLLM
 from research.names import page_artifact
@@ -16,9 +24,11 @@ from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract import extract_page
-from research.providers.urls import site_of
+from research.providers.pagedates import PageDate, find_page_date
+from research.providers.urls import site_of, source_id
 from research.stages.keypoints import MIN_SCORE, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
+from research.stages.records import SITES, date_source, record_dates, record_page
 from research.stages.text import discover_aliases, mentions
 
 _LOCAL_TYPES = {
@@ -45,12 +55,18 @@ def deep_read(
     ctx: StageContext,
     workers: int = 8,
     llm: StageLLM | None = None,
+    records: list[PrimaryRecordDoc] | None = None,
 ) -> DeepRead:
     """With `llm`, the model re-picks and labels the key points of up to MODEL_PAGES of the
     pages read, from the reader's best sentences (research.stages.modelpoints); the other
     pages keep the reader's key points, as every page does without it. Which pages are read
-    does not depend on the model: a configured one never makes a run read less."""
-    chosen = choose_pages(filtered.kept, plan.options, plan.limits.max_pages)
+    does not depend on the model: a configured one never makes a run read less.
+
+    The primary sources' `records` are stored as pages too, besides the pages chosen (a
+    page at a record's own address is not fetched: the record stands for it)."""
+    recorded = {source_id(doc.url) for doc in records or []}
+    kept = [k for k in filtered.kept if k.id not in recorded]
+    chosen = choose_pages(kept, plan.options, plan.limits.max_pages)
     ctx.record(
         "pages_chosen",
         ids=[c.id for c in chosen],
@@ -68,6 +84,7 @@ def deep_read(
         )
     if llm is not None:
         model_key_points(plan, readings, llm, ctx, KEY_POINTS)
+    results += [_record_read(plan, doc, aliases) for doc in records or []]
     pages = {
         notes.source_id: page
         for notes, page in results
@@ -83,6 +100,9 @@ def deep_read(
             duplicate_of=notes.duplicate_of,
             key_points=len(notes.key_points),
             chars=notes.chars,
+            published=notes.published,
+            updated=notes.updated,
+            dates_from=notes.date_source,
         )
     found = {o: list(a) for o, a in aliases.items() if a}
     return DeepRead(notes=Notes(sources=[n for n, _ in results], aliases=found), pages=pages)
@@ -122,6 +142,33 @@ def _note_key_points(
         notes.key_points = best_points(scored, KEY_POINTS)
         readings.append(PageReading(notes, scored, aliases))
     return aliases, readings
+
+
+def _record_read(
+    plan: Plan, doc: PrimaryRecordDoc, aliases: dict[str, tuple[str, ...]]
+) -> tuple[SourceNotes, str]:
+    """A record as a page: its facts are its key points; a paper's or trial's text (an
+    abstract) is read for key points as well."""
+    published, updated = record_dates(doc)
+    dated = PageDate(published, updated, "record", date_source(doc))
+    site = SITES.get(doc.provider, doc.provider)
+    header = _header(source_id(doc.url), doc.url, doc.title, published, site, dated)
+    notes, stored = record_page(doc, header)
+    if doc.source_kind == "primary":
+        body_at = len(header)
+        option = notes.facts[0].option if notes.facts else None
+        lines = {f.quote for f in notes.facts}
+        scored = scored_points(
+            stored[body_at:],
+            plan.options,
+            [d.name for d in plan.dimensions],
+            page_option=option,
+            base_offset=body_at,
+            aliases=aliases,
+        )
+        read = [kp for kp in best_points(scored, KEY_POINTS) if kp.quote not in lines]
+        notes.key_points = [*notes.key_points, *read]
+    return notes, stored
 
 
 def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> list[KeptCandidate]:
@@ -169,7 +216,11 @@ def _jaccard(a: set[int], b: set[int]) -> float:
 
 
 def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[SourceNotes, str | None]:
-    result = _load_local(cand) if cand.local_path else fetcher.fetch(cand.url)
+    if cand.local_path:
+        result, dated = _load_local(cand)
+    else:
+        result = fetcher.fetch(cand.url)
+        dated = _page_date(result)
     base = SourceNotes(
         source_id=cand.id,
         url=cand.url,
@@ -188,19 +239,31 @@ def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[Source
     if not page.text.strip():
         base.status, base.detail = Outcome.NO_HIT, "the page has no readable main text"
         return base, None
-    return _noted(plan, cand, base, page)
+    return _noted(plan, cand, base, page, dated)
 
 
-def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[SourceNotes, str]:
+def _page_date(result: FetchResult) -> PageDate | None:
+    if result.outcome is not Outcome.OK:
+        return None
+    return find_page_date(result.body, result.content_type, result.headers)
+
+
+def _noted(
+    plan: Plan, cand: KeptCandidate, base: SourceNotes, page, dated: PageDate | None
+) -> tuple[SourceNotes, str]:
     # The search title keeps the site suffix ("… | Loamdb Docs") that says whose page it is.
     title = cand.title if cand.title and cand.title != cand.url else page.title or cand.title
-    published = page.published or cand.published
-    header = _header(cand, title, published, base.site)
+    if dated is None and cand.published:
+        dated = PageDate(cand.published, None, "search-result", "the search result")
+    published = dated.published if dated else None
+    header = _header(cand.id, cand.url, title, published, base.site, dated)
     stored = header + page.text
     notes = base.model_copy(
         update={
             "title": title,
             "published": published,
+            "updated": dated.updated if dated else None,
+            "date_source": dated.detail if dated else None,
             "chars": len(page.text),
             "truncated": page.truncated,
             "page": page_artifact(cand.id),
@@ -213,13 +276,22 @@ def _noted(plan: Plan, cand: KeptCandidate, base: SourceNotes, page) -> tuple[So
 _HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
 
 
-def _header(cand: KeptCandidate, title: str, published: str | None, site: str) -> str:
+def _header(
+    sid: str,
+    url: str,
+    title: str,
+    published: str | None,
+    site: str,
+    dated: PageDate | None = None,
+) -> str:
     lines = [
         "---",
-        f"source_id: {cand.id}",
-        f"url: {cand.url}",
+        f"source_id: {sid}",
+        f"url: {url}",
         f"title: {_one_line(title)}",
         f"published: {published or 'unknown'}",
+        *([f"updated: {dated.updated}"] if dated and dated.updated else []),
+        *([f"dates from: {dated.detail}"] if dated else []),
         f"site: {site}",
         "---",
         "",
@@ -245,16 +317,20 @@ def _page_option(
     return named[0] if len(named) == 1 else None
 
 
-def _load_local(cand: KeptCandidate) -> FetchResult:
-    # Read like a fetched page: inside the corpus folder, under the size cap, and sniffed.
+def _load_local(cand: KeptCandidate) -> tuple[FetchResult, PageDate | None]:
+    """Read like a fetched page: inside the corpus folder, under the size cap, and sniffed;
+    dated by its front matter or HTML metadata, before the front matter is taken off."""
     path = Path(cand.local_path or "")
     declared = _LOCAL_TYPES.get(path.suffix.lower(), "text/plain")
     result = read_corpus_file(cand.url, path, cand.provider, declared)
     media_type = result.content_type.split(";", 1)[0]
     if result.outcome is not Outcome.OK or media_type not in ("text/markdown", "text/plain"):
-        return result
-    text = _FRONT_MATTER.sub("", decode_text(result.body, result.content_type), count=1)
-    return replace(result, body=text.encode("utf-8"), content_type=f"{media_type}; charset=utf-8")
+        return result, _page_date(result)
+    text = decode_text(result.body, result.content_type)
+    dated = find_page_date(text, media_type)
+    text = _FRONT_MATTER.sub("", text, count=1)
+    body = text.encode("utf-8")
+    return replace(result, body=body, content_type=f"{media_type}; charset=utf-8"), dated
 
 
 def notes_markdown(notes: Notes) -> str:
@@ -266,7 +342,10 @@ def notes_markdown(notes: Notes) -> str:
             "",
             f"- source: `{src.source_id}` <{src.url}>",
             f"- outcome: **{src.status.value}**" + (f" ({src.detail})" if src.detail else ""),
-            f"- published: {src.published or 'unknown'}; site: {src.site}",
+            f"- published: {src.published or 'unknown'}"
+            + (f"; updated: {src.updated}" if src.updated else "")
+            + (f" (from {src.date_source})" if src.date_source else "")
+            + f"; site: {src.site}",
             "",
         ]
         for kp in src.key_points:

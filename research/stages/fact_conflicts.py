@@ -35,17 +35,25 @@ class SourceFacts:
     strength: float
     published: date | None
     own: bool = False  # the option's own site or repository
+    record: bool = False  # a registry's or database's record: current on the day retrieved
 
 
 def source_facts(src: SourceNotes, options: list[str]) -> SourceFacts:
+    if src.kind is not None:
+        return SourceFacts(
+            registrable_domain(src.url), src.kind, RECORD_STRENGTH, _date(src.latest), record=True
+        )
     kind = classify(src.url, src.title, options)
     return SourceFacts(
         registrable_domain(src.url),
         kind.kind,
         kind.strength,
-        _date(src.published),
+        _date(src.latest),
         own=kind.owner is not None,
     )
+
+
+RECORD_STRENGTH = 100.0  # a registry or database states its own data
 
 
 def _date(value: str | None) -> date | None:
@@ -84,6 +92,8 @@ def conflict(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> str | None
             return None
         return "the two sources date the same release differently"
     if a.attribute == "latest_version":
+        if fa.record != fb.record:
+            return "the registry's latest release is not the one the page names"
         if (
             fa.published
             and fb.published
@@ -255,6 +265,9 @@ CHANGE = re.compile(
 
 def _cause(a: Claim, b: Claim, fa: SourceFacts, fb: SourceFacts) -> tuple[str, str | None]:
     """Whether two sources differ in time (and which describes today), scope, or truth."""
+    if fa.record != fb.record and a.kind == "fact":
+        # A registry states the project as it is today: the page that differs is older.
+        return "time", (a.id if fa.record else b.id)
     changed = [c for c in (a, b) if CHANGE.search(c.quote)]
     if len(changed) == 1:
         return "time", changed[0].id  # "switched to BSL in 2024" reports the change itself

@@ -46,6 +46,7 @@ def retrieve(
         provider_calls=calls,
         duplicates_merged=merged,
         replans=(previous.replans + 1) if previous else 0,
+        records=list(previous.records) if previous else [],
     )
 
 

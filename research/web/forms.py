@@ -21,7 +21,11 @@ from research.stages.plan import DEFAULT_PRESET, PRESETS
 
 CUSTOM = "custom"
 BLANK_ROWS = 5  # custom dimension rows offered without JavaScript
-PRESET_LABELS = {"tech": "Technology choice", "procurement": "Procurement"}
+PRESET_LABELS = {
+    "tech": "Technology choice",
+    "procurement": "Procurement",
+    "clinical": "Clinical (asks ClinicalTrials.gov and Europe PMC)",
+}
 _OPTION_SPLIT = re.compile(r"[\n,，、;；]")
 LIMIT_HINTS = {
     "max_candidates": "search results gathered before filtering",

@@ -17,6 +17,7 @@ from research import diskspace, selectors, services
 from research.artifacts import STAGES, Plan
 from research.models import Run
 from research.names import FINISHED, stage_label
+from research.providers.primary import LABELS as PRIMARY_LABELS
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
@@ -76,9 +77,29 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
             or planned
             or [{"name": n, "weight": w} for n, w in PRESETS.get(run.preset or DEFAULT_PRESET, [])]
         ),
-        "sources": [label_for(spec) for spec in run.sources],
+        "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
+        "primary": primary_rows(plan),
     }
     return render(request, "web/run.html", context)
+
+
+def primary_rows(plan: Plan | None) -> list[dict[str, Any]]:
+    """What each primary source was asked about each option, and what it answered."""
+    if plan is None:
+        return []
+    return [
+        {
+            "source": PRIMARY_LABELS.get(ask.provider, ask.provider),
+            "option": ask.option,
+            "asked": ", ".join(a.replace("_", " ") for a in ask.asks),
+            "dimensions": ", ".join(ask.dimensions),
+            "answer": ask.answer,
+            "records": ask.records,
+            "facts": ask.facts,
+            "detail": ask.detail,
+        }
+        for ask in plan.primary
+    ]
 
 
 def _plan(run: Run) -> Plan | None:

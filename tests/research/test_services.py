@@ -218,7 +218,7 @@ def test_empty_dimension_rows_are_ignored_and_a_blank_weight_counts_as_one(owner
 
 def test_an_unknown_preset_is_refused_under_dimensions():
     assert refused(preset="gardening") == {
-        "dimensions": ["Unknown preset 'gardening': choose procurement or tech."]
+        "dimensions": ["Unknown preset 'gardening': choose clinical, procurement or tech."]
     }
 
 
@@ -283,8 +283,13 @@ def test_the_operator_may_name_raw_specs_and_configured_names_when_trusted(owner
         ),
         (
             "gopher:x",
-            "Source 'gopher:x': unknown kind 'gopher'; use local:DIR, searxng:URL, ddgs or "
-            "mcp:NAMESPACE.TOOL.",
+            "Source 'gopher:x': unknown kind 'gopher'; use local:DIR, searxng:URL, ddgs, "
+            "mcp:NAMESPACE.TOOL or primary:NAME.",
+        ),
+        (
+            "primary:gopher",
+            "Source 'primary:gopher': no primary source named 'gopher'; use one of github, "
+            "pypi, npm, crates, wikipedia, arxiv, europepmc, clinicaltrials.",
         ),
     ],
 )

@@ -1,5 +1,9 @@
 """Search providers, built from source specs: `local:DIR`, `searxng:URL`, `ddgs` and
-`mcp:NAMESPACE.TOOL` (a tool of a remote MCP server named in MCP_SOURCES_FILE)."""
+`mcp:NAMESPACE.TOOL` (a tool of a remote MCP server named in MCP_SOURCES_FILE).
+
+A `primary:NAME` spec (`primary:github`) names a primary source: it is checked here like
+the others, but the plan asks it per option (research.stages.plan.primary), not per query,
+so it builds no search provider."""
 
 from __future__ import annotations
 
@@ -8,13 +12,15 @@ from urllib.parse import urlsplit
 
 from research.providers.base import SearchProvider
 from research.providers.mcp_sources import McpSourceError, Server, tool_spec
+from research.providers.primary.registry import UnknownPrimarySource
+from research.providers.primary.registry import parse_spec as parse_primary
 from research.providers.search.ddgs_provider import DdgsProvider
 from research.providers.search.local import LocalCorpus
 from research.providers.search.mcp_remote import McpSearchProvider
 from research.providers.search.searxng import SearxngProvider
 
-KINDS = ("local", "searxng", "ddgs", "mcp")
-_USAGE = "use local:DIR, searxng:URL, ddgs or mcp:NAMESPACE.TOOL"
+KINDS = ("local", "searxng", "ddgs", "mcp", "primary")
+_USAGE = "use local:DIR, searxng:URL, ddgs, mcp:NAMESPACE.TOOL or primary:NAME"
 
 
 class SourceSpecError(ValueError):
@@ -36,7 +42,16 @@ def parse_source(spec: str) -> tuple[str, str]:
     if kind == "mcp":
         server, tool = _remote_tool(argument, spec)
         return kind, f"{server.namespace}.{tool}"
+    if kind == "primary":
+        try:
+            return kind, parse_primary(spec)
+        except UnknownPrimarySource as exc:
+            raise SourceSpecError(f"source {exc}") from None
     raise SourceSpecError(f"source {spec!r}: unknown kind {kind!r}; {_USAGE}")
+
+
+def is_primary(spec: str) -> bool:
+    return spec.strip().partition(":")[0].strip().lower() == "primary"
 
 
 def parse_sources(specs: list[str]) -> list[str]:
@@ -63,6 +78,8 @@ def build_provider(
     from django.conf import settings  # read at call time, so test overrides apply
 
     kind, argument = parse_source(spec)
+    if kind == "primary":
+        raise SourceSpecError(f"source {spec!r} is asked per option by the plan, not searched")
     deadline = settings.SEARCH_DEADLINE
     if kind == "local":
         return LocalCorpus(

@@ -7,14 +7,14 @@ from collections import Counter
 from typing import Any
 
 from research.artifacts import Plan
-from research.providers.search import SourceSpecError, build_provider
+from research.providers.search import SourceSpecError, build_provider, is_primary
 from research.runs.spec import StageError
 from research.store import RunStore
 
 
 def providers_for(plan: Plan) -> dict[str, Any]:
     try:
-        return {spec: build_provider(spec) for spec in plan.sources}
+        return {spec: build_provider(spec) for spec in plan.sources if not is_primary(spec)}
     except SourceSpecError as exc:
         raise StageError(str(exc)) from exc
 

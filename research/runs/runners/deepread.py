@@ -20,6 +20,7 @@ from research.store import RunStore, readers
 def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = readers.plan(store)
     filtered = readers.filtered(store)
+    records = readers.candidates(store).records
     result = deep_read(
         plan,
         filtered,
@@ -27,6 +28,7 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         ctx,
         workers=settings.FETCH_CONCURRENCY,
         llm=open_llm(store, ctx, "deepread"),
+        records=records,
     )
     store.write_texts({page_artifact(sid): text for sid, text in result.pages.items()})
     store.write_json(NOTES, result.notes)
@@ -34,7 +36,10 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     record_outcomes(
         store,
         "deepread",
-        [(_reader(s.source_id, filtered), s.status.value) for s in result.notes.sources],
+        [
+            ("primary record" if s.kind else _reader(s.source_id, filtered), s.status.value)
+            for s in result.notes.sources
+        ],
     )
     ok = result.notes.ok_sources()
     return {

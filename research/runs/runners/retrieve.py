@@ -6,15 +6,17 @@ from typing import Any
 
 from django.conf import settings
 
-from research.artifacts import Plan
+from research.artifacts import Plan, PrimaryAsk, PrimaryRecordDoc, ProviderCall
 from research.context import StageContext
 from research.llm import open_llm
 from research.names import CANDIDATES, PLAN
+from research.providers.primary import build_primary
 from research.questions import default_limits
 from research.runs.rows import question_of
 from research.runs.runners.common import outcome_counts, providers_for, record_outcomes
 from research.runs.spec import StageError
 from research.stages.plan import PlanError, build_plan, decompose
+from research.stages.primary import ask_primary
 from research.stages.retrieve import retrieve
 from research.store import RunStore
 
@@ -30,6 +32,8 @@ def plan_from(params: dict[str, Any]) -> Plan:
 def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = plan_from(store.index()["params"])
     plan = decompose(plan, open_llm(store, ctx, "retrieve", task="plan"), ctx)
+    asks, records, asked = _ask_primary(plan, ctx)
+    plan = plan.model_copy(update={"primary": asks})
     store.write_json(PLAN, plan)
     ctx.record(
         "plan_made",
@@ -40,6 +44,9 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         language=plan.language,
     )
     candidates = retrieve(plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY)
+    candidates = candidates.model_copy(
+        update={"records": records, "provider_calls": [*asked, *candidates.provider_calls]}
+    )
     store.write_json(CANDIDATES, candidates)
     record_outcomes(
         store, "retrieve", [(c.provider, c.outcome.value) for c in candidates.provider_calls]
@@ -47,5 +54,18 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     return {
         "queries": len(plan.queries),
         "candidates": len(candidates.candidates),
+        "records": len(records),
         "outcomes": outcome_counts(candidates.provider_calls),
     }
+
+
+def _ask_primary(
+    plan: Plan, ctx: StageContext
+) -> tuple[list[PrimaryAsk], list[PrimaryRecordDoc], list[ProviderCall]]:
+    """Ask the primary sources the plan names; each is closed once it has answered."""
+    providers = {name: build_primary(name) for name in {a.provider for a in plan.primary}}
+    try:
+        return ask_primary(plan.primary, providers, ctx, workers=settings.SEARCH_CONCURRENCY)
+    finally:
+        for provider in providers.values():
+            provider.close()

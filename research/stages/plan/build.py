@@ -8,6 +8,7 @@ import math
 
 from research.artifacts import Dimension, Limits, Plan, Question, SubQuery
 from research.stages.plan.options import extract_options
+from research.stages.plan.primary import primary_asks
 from research.stages.plan.rules import (
     CJK,
     DEFAULT_PRESET,
@@ -17,6 +18,7 @@ from research.stages.plan.rules import (
     MAX_QUESTION_CHARS,
     MIN_OPTIONS,
     OPTIONS_HINT,
+    PRESET_SOURCES,
     PRESETS,
     ZH_DIMENSIONS,
     PlanError,
@@ -32,6 +34,7 @@ def build_plan(question: Question, defaults: Limits) -> Plan:
     dimensions = [(d.name, d.weight) for d in question.dimensions]
     dims, preset_name = _choose_dimensions(dimensions or None, question.preset or None, language)
     plan_sources = _check_sources(question.sources)
+    plan_sources += [s for s in PRESET_SOURCES.get(preset_name or "", ()) if s not in plan_sources]
     queries = _queries(chosen, dims, language)
     return Plan(
         question=text,
@@ -43,6 +46,7 @@ def build_plan(question: Question, defaults: Limits) -> Plan:
         sources=plan_sources,
         queries=queries,
         limits=defaults.model_copy(update=question.limits),
+        primary=primary_asks(chosen, dims, plan_sources),
     )
 
 

@@ -25,6 +25,18 @@ PRESETS: dict[str, list[tuple[str, float]]] = {
         ("compliance", 0.2),
         ("replaceability", 0.2),
     ],
+    "clinical": [
+        ("efficacy", 0.3),
+        ("safety", 0.25),
+        ("trial results", 0.25),
+        ("cost", 0.2),
+    ],
+}
+
+
+# The sources a preset brings of its own, asked besides those the question names.
+PRESET_SOURCES: dict[str, tuple[str, ...]] = {
+    "clinical": ("primary:clinicaltrials", "primary:europepmc"),
 }
 
 
@@ -43,6 +55,9 @@ ZH_DIMENSIONS: dict[str, str] = {
     "after-sales support": "售后支持",
     "compliance": "合规",
     "replaceability": "可替代性",
+    "efficacy": "疗效",
+    "safety": "安全性",
+    "trial results": "试验结果",
 }
 
 

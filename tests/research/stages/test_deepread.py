@@ -203,3 +203,31 @@ def test_pages_are_fetched_in_parallel(testweb: TestWeb):
     assert [s.status for s in result.notes.sources] == [Outcome.OK] * 4
     # One after another this would take at least 4 x 0.5 s.
     assert elapsed < 1.5, f"4 pages took {elapsed:.2f}s"
+
+
+def test_every_page_read_records_its_dates_and_where_they_came_from(testweb: TestWeb):
+    testweb.add("/robots.txt", "", content_type="text/plain")
+    meta = article("Alderstream licence notes").replace(
+        "<head>",
+        '<head><meta property="article:published_time" content="2025-04-02T09:00:00Z">'
+        '<meta property="article:modified_time" content="2026-06-30T09:00:00Z">',
+    )
+    urls = [
+        testweb.add("/meta", meta),
+        testweb.add(
+            "/header",
+            article("Alderstream release notes", tag="b"),
+            headers={"Last-Modified": "Tue, 03 Mar 2026 10:00:00 GMT"},
+        ),
+        testweb.add("/undated", article("Alderstream forum thread", tag="c")),
+    ]
+    result = deep_read(make_plan(), kept(urls), fetcher(), StageContext())
+    dated = {s.url.rsplit("/", 1)[1]: s for s in result.notes.sources}
+    assert (dated["meta"].published, dated["meta"].updated) == ("2025-04-02", "2026-06-30")
+    assert dated["meta"].date_source == "HTML metadata"
+    assert (dated["header"].published, dated["header"].updated) == (None, "2026-03-03")
+    assert dated["header"].date_source == "Last-Modified header"
+    assert (dated["undated"].published, dated["undated"].date_source) == (None, None)
+    stored = result.pages[dated["meta"].source_id]
+    assert "published: 2025-04-02\nupdated: 2026-06-30\ndates from: HTML metadata\n" in stored
+    assert "published: unknown\n" in result.pages[dated["undated"].source_id]

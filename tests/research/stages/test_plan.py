@@ -204,7 +204,7 @@ def test_a_chinese_question_gets_chinese_preset_dimensions() -> None:
 
 
 def test_an_unknown_preset_lists_the_known_ones() -> None:
-    with pytest.raises(PlanError, match="choose one of procurement, tech"):
+    with pytest.raises(PlanError, match="choose one of clinical, procurement, tech"):
         plan_for("A vs B", preset="legal")
 
 
