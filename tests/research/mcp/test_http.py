@@ -153,7 +153,10 @@ def test_the_web_pages_are_served_by_the_same_server(url):
 def test_a_request_without_a_token_gets_401_with_a_bearer_challenge(url, ada):
     response = post(url, INITIALIZE)
     assert response.status_code == 401
-    assert response.headers["www-authenticate"] == 'Bearer realm="verdict"'
+    metadata = f"{url}/.well-known/oauth-protected-resource/mcp"
+    assert response.headers["www-authenticate"] == (
+        f'Bearer realm="verdict", resource_metadata="{metadata}"'
+    )
     error = response.json()["error"]
     assert "Authorization: Bearer" in error["message"]
     assert error["data"]["outcome"] == "UNAUTHORIZED"
