@@ -53,6 +53,7 @@ from pydantic import BaseModel, Field
 from research import events, selectors
 from research.artifacts import STAGES
 from research.events import RunEvent
+from research.mcp.arguments import RunId
 from research.mcp.common import (
     READ_ONLY,
     RUNS_URI,
@@ -276,7 +277,7 @@ def _add_follow_tools(server: MCPServer, sessions: Sessions) -> None:
         ),
         annotations=READ_ONLY,
     )
-    async def follow_run(run_id: str, ctx: Context) -> Following:
+    async def follow_run(run_id: RunId, ctx: Context) -> Following:
         session = sessions.of(ctx.request_context)
         try:
             stage = await sync_to_async(sessions.stage_of)(run_id)

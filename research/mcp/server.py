@@ -17,6 +17,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from research.mcp import gating
+from research.mcp.arguments import harden
 from research.mcp.completions import register_completions
 from research.mcp.levels import install_logging
 from research.mcp.prompts import register_prompts
@@ -50,4 +51,5 @@ def build_server(user) -> MCPServer:
     gating.install(server, sessions)
     register_completions(server, user)
     register_prompts(server)
+    harden(server)
     return server

@@ -71,7 +71,7 @@ def test_the_printed_stdio_server_starts_from_the_root_folder_and_lists_tools(
             return tools, json.loads(runs.contents[0].text)
 
     tools, runs = anyio.run(main)
-    assert {"start_research", "get_report"} <= tools
+    assert {"start_research", "get_report", "list_sources"} <= tools
     assert runs == {"runs": []}  # ada's runs, read from the project's database
 
 
