@@ -50,6 +50,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from research.mcp.discovery import metadata_url
+from research.mcp.replay import RETRY_MS, MemoryEventStore
 from research.mcp.server import build_server
 from research.models import ApiToken
 from research.outcomes import Outcome
@@ -159,7 +160,10 @@ class McpEndpoint:
                 server.streamable_http_app(
                     transport_security=TransportSecuritySettings(
                         enable_dns_rebinding_protection=False
-                    )
+                    ),
+                    # Streams open with a priming event and `retry`, and can be resumed.
+                    event_store=MemoryEventStore(),
+                    retry_interval=RETRY_MS,
                 )
                 manager = server.session_manager
                 try:

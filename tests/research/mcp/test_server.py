@@ -68,7 +68,9 @@ def test_runs_resource_lists_only_the_users_runs(ada, bob):
         return listed, await client.read_resource("research://runs")
 
     listed, result = call(ada, scenario)
-    assert [str(r.uri) for r in listed.resources] == ["research://runs"]
+    base = f"research://runs/{mine.run_id}/"
+    uris = [str(r.uri) for r in listed.resources]
+    assert uris == ["research://runs", base + "index.json", base + "log.jsonl"]
     content = result.contents[0]
     assert content.mime_type == "application/json"
     runs = json.loads(content.text)["runs"]
