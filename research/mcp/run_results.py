@@ -139,7 +139,7 @@ class Dataset(BaseModel):
     name: str
     uri: str | None = None
     mime_type: str | None = None
-    data: Any = Field(
+    data: dict[str, Any] | list[dict[str, Any]] | str | None = Field(
         None,
         description="the artifact, JSON parsed (text for .md files), when it fits in "
         "max_length; else null and `text` holds one part of it",
