@@ -61,7 +61,8 @@ def main(folder: Path, baseline_file: Path) -> int:
             (stale if passed else []).append(scenario)
             print(f"{label:8}  {scenario}: {expected[scenario]}")
         else:
-            print(f"{'PASS' if passed else 'FAIL':8}  {scenario}" + (f": {why[:160]}" if why else ""))
+            reason = f": {why[:160]}" if why else ""
+            print(f"{'PASS' if passed else 'FAIL':8}  {scenario}{reason}")
             if not passed:
                 unexpected.append(scenario)
     passing = sum(passed for passed, _ in found.values())
