@@ -111,19 +111,30 @@ def _submission(question, options, dimensions, preset, sources) -> services.Subm
     )
 
 
-def start_run(user, form: services.Submission) -> StartedRun | CallToolResult:
-    """Check the question, check that a worker will run it, then create and queue it."""
+async def start_run(user, form: services.Submission) -> StartedRun | CallToolResult:
+    """Check the question, check that a worker will run it, then create and queue it. The
+    ping waits in a thread of its own, not in the one the database calls share."""
+    question = await sync_to_async(checked)(form)
+    if not isinstance(question, Question):
+        return question
+    problem = await anyio.to_thread.run_sync(workers.worker_problem)
+    if problem is not None:
+        message = f"{Outcome.UNAVAILABLE}: {problem}"
+        return failed(StartedRun(status=Outcome.UNAVAILABLE, message=message), message)
+    return await sync_to_async(submit)(user, form, question)
+
+
+def checked(form: services.Submission) -> Question | CallToolResult:
     try:
-        question = clean_question(form)
+        return clean_question(form)
     except services.QuestionInvalid as exc:
         errors = {k: [str(m) for m in as_list(v)] for k, v in exc.errors.items()}
         lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]
         message = "INVALID: the question was not accepted.\n" + "\n".join(lines)
         return failed(StartedRun(status=INVALID, errors=errors, message=message), message)
-    problem = workers.worker_problem()
-    if problem is not None:
-        message = f"{Outcome.UNAVAILABLE}: {problem}"
-        return failed(StartedRun(status=Outcome.UNAVAILABLE, message=message), message)
+
+
+def submit(user, form: services.Submission, question: Question) -> StartedRun:
     run = services.submit_question(user, form)
     used = used_by(question)
     return StartedRun(
@@ -440,7 +451,7 @@ def register_run_tools(server: MCPServer, user, reporter: Callable[[Context], Re
         ctx: Context,
     ) -> StartedRun:
         form = _submission(question, options, dimensions, preset, sources)
-        result = await sync_to_async(start_run)(user, form)
+        result = await start_run(user, form)
         if isinstance(result, StartedRun):
             await reporter(ctx).log("info", f"queued run {result.run_id}: {question.strip()}")
         return result
@@ -480,7 +491,7 @@ def register_run_tools(server: MCPServer, user, reporter: Callable[[Context], Re
         ctx: Context,
     ) -> Researched:
         form = _submission(question, options, dimensions, preset, sources)
-        started = await sync_to_async(start_run)(user, form)
+        started = await start_run(user, form)
         if not isinstance(started, StartedRun):
             data = started.structured_content or {}
             refused = Researched(status=data.get("status", INVALID), errors=data.get("errors", {}))
