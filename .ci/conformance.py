@@ -1,12 +1,15 @@
-"""Read the MCP conformance suite's results and fail on a regression.
+"""Read the MCP conformance suite's results and fail on anything but the expected.
 
-    python .ci/conformance.py RESULTS_DIR EXPECTED_FILE
+    python .ci/conformance.py RESULTS_DIR BASELINE_FILE
 
 RESULTS_DIR is the suite's `--output-dir`: one folder per scenario run,
 `server-<scenario>-<timestamp>/checks.json`. A scenario passes when at least one of its
-checks succeeded and none failed (warnings allowed). Prints every scenario as PASS or FAIL
-(with the first failure's message) and exits 1 when a scenario listed in EXPECTED_FILE did
-not pass. Scenarios that pass but are not listed are named, to be added by hand.
+checks succeeded and none failed (warnings allowed). BASELINE_FILE is the suite's own
+expected-failures YAML (`server:` then `  - scenario  # why`), which the suite also reads.
+
+Prints every scenario as PASS, FAIL or EXPECTED (a listed failure, with its reason), then
+the counts, and exits 1 when a scenario failed that is not listed, or a listed one passed
+(the list is stale: take it out), or the suite ran no scenario at all.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import sys
 from pathlib import Path
 
 RUN_FOLDER = re.compile(r"server-(?P<scenario>.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z")
+ENTRY = re.compile(r"^\s+-\s+(?P<scenario>[\w.-]+)\s*(?:#\s*(?P<why>.*))?$")
 
 
 def results(folder: Path) -> dict[str, tuple[bool, str]]:
@@ -35,26 +39,46 @@ def results(folder: Path) -> dict[str, tuple[bool, str]]:
     return found
 
 
-def expected(path: Path) -> list[str]:
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
-    return [line for line in lines if line]
+def baseline(path: Path) -> dict[str, str]:
+    """The server scenarios expected to fail -> the reason given in the comment."""
+    expected: dict[str, str] = {}
+    section = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if re.match(r"^\w+:", line):
+            section = line.split(":", 1)[0]
+        elif section == "server" and (match := ENTRY.match(line)):
+            expected[match["scenario"]] = (match["why"] or "").strip()
+    return expected
 
 
-def main(folder: Path, expected_file: Path) -> int:
+def main(folder: Path, baseline_file: Path) -> int:
     found = results(folder)
+    expected = baseline(baseline_file)
+    unexpected, stale = [], []
     for scenario, (passed, why) in sorted(found.items()):
-        print(f"{'PASS' if passed else 'FAIL'}  {scenario}" + (f": {why[:160]}" if why else ""))
-    must_pass = expected(expected_file)
-    regressions = [s for s in must_pass if not found.get(s, (False, ""))[0]]
-    newly = sorted(s for s, (passed, _) in found.items() if passed and s not in must_pass)
+        if scenario in expected:
+            label = "STALE" if passed else "EXPECTED"
+            (stale if passed else []).append(scenario)
+            print(f"{label:8}  {scenario}: {expected[scenario]}")
+        else:
+            reason = f": {why[:160]}" if why else ""
+            print(f"{'PASS' if passed else 'FAIL':8}  {scenario}{reason}")
+            if not passed:
+                unexpected.append(scenario)
     passing = sum(passed for passed, _ in found.values())
-    print(f"conformance: {passing} of {len(found)} scenarios pass")
-    if newly:
-        print(f"now passing, not yet in {expected_file}: {', '.join(newly)}")
-    if regressions:
-        print(f"REGRESSION: expected to pass but did not: {', '.join(regressions)}")
+    failing = [s for s, (passed, _) in found.items() if not passed and s in expected]
+    print(
+        f"conformance: {len(found)} scenarios, {passing} passed, {len(unexpected)} failed, "
+        f"{len(failing)} expected failures ({', '.join(sorted(failing)) or 'none'})"
+    )
+    if not found:
+        print("REGRESSION: the suite ran no scenario (see its log)")
         return 1
-    return 0
+    if stale:
+        print(f"STALE: listed in {baseline_file} but passing now, take out: {', '.join(stale)}")
+    if unexpected:
+        print(f"REGRESSION: failed and not expected: {', '.join(unexpected)}")
+    return 1 if unexpected or stale else 0
 
 
 if __name__ == "__main__":

@@ -179,3 +179,26 @@ def stored_secret(path: Path) -> str:
     if len(secret) < 50:
         raise ImproperlyConfigured(f"{path} holds a secret shorter than 50 characters")
     return secret
+
+
+def in_project(database: dict, base: Path) -> dict:
+    """A SQLite database named by a relative path (`sqlite:///db.sqlite3`) is a file of the
+    project at `base`, not of whatever folder the process was started in: an MCP client
+    starts the server in `/`."""
+    name = str(database.get("NAME") or "")
+    sqlite = database.get("ENGINE", "").endswith("sqlite3")
+    special = name.startswith((":", "file:"))  # :memory:, or a URI SQLite reads itself
+    if sqlite and name and not special and not Path(name).expanduser().is_absolute():
+        database["NAME"] = str((base / name).resolve())
+    return database
+
+
+def local_in_project(spec: str, base: Path) -> str:
+    """`local:DIR` with a relative DIR, as a folder of the project at `base`."""
+    kind, sep, folder = spec.partition(":")
+    folder = folder.strip()
+    if kind.strip().lower() != "local" or not sep or not folder:
+        return spec
+    if folder.startswith("~") or Path(folder).is_absolute():
+        return spec
+    return f"local:{(base / folder).resolve()}"

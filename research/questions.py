@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from research import sources as configured
-from research.artifacts import AskedDimension, Limits, Question
+from research.artifacts import AskedDimension, Limits, Plan, Question
 from research.providers.search import SourceSpecError, parse_source
 from research.stages.plan import (
     DEFAULT_PRESET,
@@ -327,6 +327,12 @@ def default_limits() -> Limits:
 
 
 # --- the plan, as the first stage will build it ---------------------------------------------
+
+
+def plan_of(question: Question) -> Plan:
+    """The plan the first stage will build from a checked question: the options (given or
+    read from the question), the dimensions with their normalised weights, the sources."""
+    return build_plan(question, default_limits())
 
 
 def _check_plan(question: Question) -> None:

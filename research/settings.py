@@ -19,7 +19,9 @@ from research.env import (
     env_per_stage,
     env_str,
     env_url,
+    in_project,
     load_env_file,
+    local_in_project,
     stored_secret,
 )
 from research.providers.mcp_sources import load as load_mcp_sources
@@ -100,8 +102,11 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=0
+    "default": in_project(
+        dj_database_url.parse(
+            env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=0
+        ),
+        BASE_DIR,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -164,9 +169,10 @@ MCP_RATE_LIMIT = env_int("MCP_RATE_LIMIT", 60, minimum=1)
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 # The sources people may choose on the web and over MCP, by name: name=local:DIR,
 # name=searxng:URL or name=ddgs, comma-separated. They never see or type the spec.
-SOURCES = env_pairs("SOURCES")
+# A relative local:DIR is a folder of the project, wherever the process was started from.
+SOURCES = {name: local_in_project(spec, BASE_DIR) for name, spec in env_pairs("SOURCES").items()}
 # Used when a question names no source: names from SOURCES, or (as before) raw specs.
-DEFAULT_SOURCES = env_list("DEFAULT_SOURCES", "ddgs")
+DEFAULT_SOURCES = [local_in_project(s, BASE_DIR) for s in env_list("DEFAULT_SOURCES", "ddgs")]
 
 # The model (DESIGN section 4): optional. Any OpenAI-compatible chat-completions endpoint,
 # named up to its /v1 (OpenAI, DeepSeek, Ollama, vLLM, llama.cpp server). The operator

@@ -33,10 +33,15 @@ from typing import Any
 import anyio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from mcp.server import NotificationOptions, ServerRequestContext
+from mcp.server import ServerRequestContext
 from mcp.server.connection import Connection
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.subscriptions import ResourceUpdated, SubscriptionBus, ToolsListChanged
+from mcp.server.subscriptions import (
+    ResourcesListChanged,
+    ResourceUpdated,
+    SubscriptionBus,
+    ToolsListChanged,
+)
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
@@ -53,6 +58,7 @@ from pydantic import BaseModel, Field
 from research import events, selectors
 from research.artifacts import STAGES
 from research.events import RunEvent
+from research.mcp.arguments import RunId
 from research.mcp.common import (
     READ_ONLY,
     RUNS_URI,
@@ -186,6 +192,11 @@ class Sessions:
         """A run changed: tell the sessions that asked about it."""
         if not await self._owns(event.run_id):
             return  # another user's run: none of this server's business
+        if lists_changed(event):
+            await self.bus.publish(ResourcesListChanged())
+            for session in list(self._sessions.values()):
+                if session.connection is not None:
+                    await session.connection.send_resource_list_changed()
         for uri in await sync_to_async(changed_uris)(event):
             await self.bus.publish(ResourceUpdated(uri))  # each listen stream takes its own
             for session in list(self._sessions.values()):
@@ -213,6 +224,13 @@ class Sessions:
             await tasks.start(events.listen, settings.REDIS_URL, self.on_event)
             yield {}
             tasks.cancel_scope.cancel()
+
+
+def lists_changed(event: RunEvent) -> bool:
+    """Whether resources/list gives something new after this event: a run queued for the
+    first time (its manifest and log), or a stage that finished (its artifacts)."""
+    first = event.stage == STAGES[0] and event.status == "queued"
+    return first or event.status in FINISHED
 
 
 def changed_uris(event: RunEvent) -> list[str]:
@@ -245,18 +263,36 @@ def install(server: MCPServer, sessions: Sessions) -> None:
 
     lowlevel.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, sessions.subscribe)
+    # A session that lists resources is told when the list changes (handshake era; at
+    # 2026-07-28 a client asks for that on subscriptions/listen).
+    listing = lowlevel.get_request_handler("resources/list")
+    assert listing is not None, "resources are registered before the gate"
+
+    async def list_resources(ctx: ServerRequestContext, params: PaginatedRequestParams):
+        sessions.of(ctx)
+        return await listing.handler(ctx, params)
+
+    lowlevel.add_request_handler("resources/list", PaginatedRequestParams, list_resources)
     lowlevel.add_request_handler(
         "resources/unsubscribe", UnsubscribeRequestParams, sessions.unsubscribe
     )
-    # Handshake-era capabilities take listChanged from options every transport leaves at
-    # their default; 2026-07-28 derives it from subscriptions/listen being served.
-    options = lowlevel.create_initialization_options
+    # listChanged is declared for the lists this server does tell about (tools as a run
+    # moves on, resources as runs gain artifacts) and not for prompts, which never change.
+    # The SDK takes it from options every transport leaves at their default up to
+    # 2025-11-25, and sets all three at 2026-07-28; both ask get_capabilities.
+    capabilities = lowlevel.get_capabilities
 
-    def with_tools_list_changed(notification_options=None, *args, **kwargs):
-        chosen = notification_options or NotificationOptions(tools_changed=True)
-        return options(chosen, *args, **kwargs)
+    def declared(*args, **kwargs):
+        found = capabilities(*args, **kwargs)
+        if found.tools is not None:
+            found.tools.list_changed = True
+        if found.resources is not None:
+            found.resources.list_changed = True
+        if found.prompts is not None:
+            found.prompts.list_changed = False
+        return found
 
-    lowlevel.create_initialization_options = with_tools_list_changed
+    lowlevel.get_capabilities = declared
     _add_follow_tools(server, sessions)
 
 
@@ -276,7 +312,7 @@ def _add_follow_tools(server: MCPServer, sessions: Sessions) -> None:
         ),
         annotations=READ_ONLY,
     )
-    async def follow_run(run_id: str, ctx: Context) -> Following:
+    async def follow_run(run_id: RunId, ctx: Context) -> Following:
         session = sessions.of(ctx.request_context)
         try:
             stage = await sync_to_async(sessions.stage_of)(run_id)

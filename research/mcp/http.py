@@ -49,6 +49,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
+from research.mcp.discovery import metadata_url
+from research.mcp.replay import RETRY_MS, MemoryEventStore
 from research.mcp.server import build_server
 from research.models import ApiToken
 from research.outcomes import Outcome
@@ -108,7 +110,7 @@ class McpEndpoint:
         headers = Headers(scope=scope)
         refusal = _host_or_origin_refusal(scope, headers)
         if refusal is None:
-            token, refusal = await _authenticate(headers)
+            token, refusal = await _authenticate(headers, _base(scope, headers))
         if refusal is None:
             body, receive, refusal = await _buffer_body(scope, receive)
         if refusal is None:
@@ -158,7 +160,10 @@ class McpEndpoint:
                 server.streamable_http_app(
                     transport_security=TransportSecuritySettings(
                         enable_dns_rebinding_protection=False
-                    )
+                    ),
+                    # Streams open with a priming event and `retry`, and can be resumed.
+                    event_store=MemoryEventStore(),
+                    retry_interval=RETRY_MS,
                 )
                 manager = server.session_manager
                 try:
@@ -247,21 +252,27 @@ def _origin(value: str) -> tuple[str, str, int] | None:
     return parts.scheme.lower(), parts.hostname.lower(), port
 
 
-async def _authenticate(headers: Headers) -> tuple[Any, Response | None]:
+def _base(scope: Scope, headers: Headers) -> str:
+    return f"{_scheme(scope, headers)}://{headers.get('host', '')}"
+
+
+async def _authenticate(headers: Headers, base: str) -> tuple[Any, Response | None]:
+    """The token's row, or a 401 whose challenge points at the resource metadata (RFC 9728)."""
+    metadata = f'resource_metadata="{metadata_url(base)}"'
     scheme, _, secret = headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         return None, _unauthorized(
             "This server needs an API token: send the header `Authorization: Bearer <token>`. "
             "Create a token on your account page (/accounts/) or with "
             "`manage.py mcp_token --user NAME --create LABEL`.",
-            'Bearer realm="verdict"',
+            f'Bearer realm="verdict", {metadata}',
         )
     token = await sync_to_async(_token_for)(secret.strip())
     if token is None:
         return None, _unauthorized(
             "This API token is not valid: it was revoked, mistyped, or its account is "
             "disabled. Create a new one on your account page (/accounts/).",
-            'Bearer realm="verdict", error="invalid_token"',
+            f'Bearer realm="verdict", error="invalid_token", {metadata}',
         )
     return token, None
 

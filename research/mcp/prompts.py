@@ -7,7 +7,10 @@ from functools import cache
 
 import jinja2
 from django.conf import settings
+from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, GetPromptRequestParams
 
 from research.mcp.common import artifact_uri
 from research.mcp.gating import STAGE_TOOLS
@@ -38,9 +41,32 @@ def render_prompt(name: str, **context: object) -> str:
     )
 
 
+ARGUMENTS = ("run_id", "question")  # every prompt takes both
+
+
 def register_prompts(server: MCPServer) -> None:
     for name in PROMPTS:
         _add_prompt(server, name)
+    answer = server._handle_get_prompt
+
+    async def get_prompt(ctx: ServerRequestContext, params: GetPromptRequestParams):
+        """An unknown prompt or a missing argument is the client's mistake: invalid params
+        with the reason, not an internal error with a traceback in the log."""
+        if params.name not in PROMPTS:
+            message = f"unknown prompt {params.name!r}: choose one of {', '.join(PROMPTS)}"
+            raise MCPError(INVALID_PARAMS, message)
+        given = params.arguments or {}
+        missing = [a for a in ARGUMENTS if not str(given.get(a) or "").strip()]
+        if missing:
+            raise MCPError(
+                INVALID_PARAMS,
+                f"prompt {params.name!r} needs {' and '.join(missing)}: pass "
+                f"{', '.join(ARGUMENTS)} as arguments",
+            )
+        return await answer(ctx, params)
+
+    # MCPServer has no public way to wrap a protocol handler; its low-level server does.
+    server._lowlevel_server.add_request_handler("prompts/get", GetPromptRequestParams, get_prompt)
 
 
 def _add_prompt(server: MCPServer, name: str) -> None:

@@ -1,13 +1,19 @@
 """The resources a user's MCP session can read: the user's runs (research://runs) and every
-artifact of each, one template per artifact name, each with its MIME type."""
+artifact of each, one template per artifact name, each with its MIME type.
+
+resources/list names, besides research://runs, each run's manifest and decision log and,
+once a run is done, every artifact it wrote, in pages of LIST_PAGE."""
 
 from __future__ import annotations
 
 import json
 
 from asgiref.sync import sync_to_async
+from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ListResourcesResult, PaginatedRequestParams, Resource
 
 from research import selectors
 from research.mcp.common import (
@@ -16,18 +22,24 @@ from research.mcp.common import (
     RUNS_URI,
     artifact_uri,
     owned_run,
+    readable,
     valid_source_id,
 )
+from research.models import Run
 from research.names import (
     PAGES_DIR,
     REPORT,
 )
-from research.store import INDEX, ArtifactDamaged, StoreError, store_for
+from research.store import INDEX, LOG, ArtifactDamaged, StoreError, store_for
+
+LIST_PAGE = 500  # resources per resources/list answer
 
 
 def mime_type(name: str) -> str:
     if name.endswith(".json"):
         return "application/json"
+    if name.endswith(".jsonl"):
+        return "application/jsonl"
     if name.endswith(".md"):
         return "text/markdown"
     return "text/plain"
@@ -65,6 +77,28 @@ def list_runs(user) -> str:
     return json.dumps({"runs": rows}, ensure_ascii=False, indent=2)
 
 
+def run_resources(user) -> list[Resource]:
+    """Each of the user's runs' manifest and log and, once it is done, its artifacts; newest
+    run first. Synchronous: reads the runs' manifests."""
+    listed: list[Resource] = []
+    for run in selectors.runs_for(user):
+        store = store_for(run.run_id)
+        names = [INDEX] + ([LOG] if (store.path / LOG).is_file() else [])
+        if run.status == Run.Status.DONE:
+            names += [n for n in store.artifact_names() if n not in names and readable(n)]
+        about = " ".join(run.question.split())[:80]
+        listed += [
+            Resource(
+                uri=artifact_uri(run.run_id, name),
+                name=f"{run.run_id}/{name}",
+                title=f"{name} of “{about}”",
+                mime_type=mime_type(name),
+            )
+            for name in names
+        ]
+    return listed
+
+
 def register_resources(server: MCPServer, user) -> None:
     """Add the runs resource and the artifact templates to `server`, acting for `user`."""
 
@@ -90,8 +124,22 @@ def register_resources(server: MCPServer, user) -> None:
             mime_type=mime_type(name),
         )(read)
 
-    for artifact in ARTIFACTS:
+    for artifact in (*ARTIFACTS, LOG):
         add_artifact_template(artifact)
+
+    async def list_resources(
+        ctx: ServerRequestContext, params: PaginatedRequestParams
+    ) -> ListResourcesResult:
+        start = _offset(params.cursor)
+        every = [*await server.list_resources(), *await sync_to_async(run_resources)(user)]
+        end = start + LIST_PAGE
+        more = str(end) if end < len(every) else None
+        return ListResourcesResult(resources=every[start:end], next_cursor=more)
+
+    # MCPServer lists only fixed resources; a run's files are known only at request time.
+    server._lowlevel_server.add_request_handler(
+        "resources/list", PaginatedRequestParams, list_resources
+    )
 
     @server.resource(
         PAGE_TEMPLATE,
@@ -104,3 +152,11 @@ def register_resources(server: MCPServer, user) -> None:
         if not valid_source_id(source_id):
             raise ResourceNotFoundError(f"not a valid source id: {source_id!r}")
         return await sync_to_async(read_artifact)(user, run_id, f"{PAGES_DIR}/{source_id}.md")
+
+
+def _offset(cursor: str | None) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.isdigit():
+        raise MCPError(INVALID_PARAMS, f"not a cursor this server gave: {cursor[:40]!r}")
+    return int(cursor)

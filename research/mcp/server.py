@@ -13,10 +13,15 @@ per stage), levels (which of the tools' log lines a session is sent).
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
+
+from django.conf import settings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from research.mcp import gating
+from research.mcp.arguments import harden
 from research.mcp.completions import register_completions
 from research.mcp.levels import install_logging
 from research.mcp.prompts import register_prompts
@@ -26,10 +31,19 @@ from research.mcp.tools import register_stage_tools
 
 INSTRUCTIONS = """Verdict researches a decision question in five stages (retrieve, filter,
 deep-read, cross-validate, decide) and writes every stage's output as a run artifact.
-Start a run with start_research, follow it with get_run_status, and read the result with
-get_report. Each artifact is also a resource: research://runs/{run_id}/<artifact name>.
+Choose sources with list_sources. Start a run with start_research, follow it with
+get_run_status, and read the result with get_report; or call research to start a run and wait
+for its report in one call. Starting a run needs Verdict's workers (make run). Each artifact
+is also a resource: research://runs/{run_id}/<artifact name>.
 To carry out a run's stages yourself, call follow_run: the tool list then shows the tools
 of the stage the run is at, and changes as the run moves on."""
+
+
+@cache
+def version() -> str:
+    """The project's version, from pyproject.toml: what serverInfo.version says."""
+    with open(settings.BASE_DIR / "pyproject.toml", "rb") as file:
+        return str(tomllib.load(file)["project"]["version"])
 
 
 def build_server(user) -> MCPServer:
@@ -39,6 +53,7 @@ def build_server(user) -> MCPServer:
     server = MCPServer(
         name="verdict",
         title="Verdict decision research",
+        version=version(),
         instructions=INSTRUCTIONS,
         subscriptions=bus,
         lifespan=sessions.listening,
@@ -50,4 +65,5 @@ def build_server(user) -> MCPServer:
     gating.install(server, sessions)
     register_completions(server, user)
     register_prompts(server)
+    harden(server)
     return server

@@ -13,6 +13,7 @@
     loop        the recovery loop, a thread in every worker
     repair      damaged artifacts and manifests
     worker      the worker's signals (tasks and worker are in CELERY_IMPORTS)
+    workers     whether a worker is running to take a run (asked before one is queued)
 
 Each module imports only the ones listed above it (recovery sends a stage again through
 tasks). Nothing here imports research.services, the surfaces' entry point above it.

@@ -10,7 +10,6 @@ seconds. A successful sign-in clears its username's count.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 
@@ -27,6 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 
+from research.mcp.client_configs import http_configs
 from research.models import ApiToken
 
 
@@ -159,7 +159,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "new_token": new_token,
         "secret": secret,
         "endpoint": endpoint,
-        "config": _client_config(endpoint, secret or "<your token>"),
+        "configs": http_configs(endpoint, secret),
         "rate_limit": settings.MCP_RATE_LIMIT,
     }
     response = render(request, "web/account.html", context, status=400 if form.errors else 200)
@@ -174,16 +174,3 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     token.delete()
     messages.success(request, f"Revoked “{token.name}”: it no longer works.")
     return redirect("account")
-
-
-def _client_config(endpoint: str, secret: str) -> str:
-    config = {
-        "mcpServers": {
-            "verdict": {
-                "type": "http",
-                "url": endpoint,
-                "headers": {"Authorization": f"Bearer {secret}"},
-            }
-        }
-    }
-    return json.dumps(config, indent=2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import json
 import re
 import time
 
@@ -273,6 +274,30 @@ def test_the_account_page_makes_a_token_and_shows_it_only_once(client, ada):
     again = client.get(ACCOUNT).content.decode()
     assert secret not in again and not SECRET.search(again)
     assert "laptop" in again and f"{token.prefix}…" in again
+
+
+def test_the_account_page_gives_each_client_its_own_settings(client, ada):
+    client.force_login(ada)
+    page = html.unescape(client.post(ACCOUNT, {"name": "laptop"}).content.decode())
+    secret = SECRET.search(page).group(0)
+    shown = r'class="client-config" aria-label="([^"]+)">.*?<pre>(.*?)</pre>'
+    blocks = dict(re.findall(shown, page, re.S))
+    assert set(blocks) == {"Claude Desktop", "Claude Code", "Cursor", "VS Code"}
+    # Claude Desktop's config file takes stdio servers only: it gets the mcp-remote bridge.
+    desktop = json.loads(blocks["Claude Desktop"])["mcpServers"]["verdict"]
+    assert desktop["command"] == "npx" and "mcp-remote" in desktop["args"]
+    assert desktop["env"]["AUTH_HEADER"] == f"Bearer {secret}"
+    vscode = json.loads(blocks["VS Code"])["servers"]["verdict"]
+    assert vscode == {
+        "type": "http",
+        "url": "http://testserver/mcp",
+        "headers": {"Authorization": f"Bearer {secret}"},
+    }
+    assert blocks["Claude Code"].startswith("claude mcp add --scope user --transport http verdict")
+    assert "for Claude Desktop" not in page
+    # Without a new token, the same blocks with a placeholder to fill in.
+    later = html.unescape(client.get(ACCOUNT).content.decode())
+    assert "Bearer <your token>" in later and not SECRET.search(later)
 
 
 def test_a_second_token_with_the_same_label_is_refused(client, ada):

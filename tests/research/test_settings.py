@@ -149,3 +149,42 @@ def test_env_example_lists_every_variable_the_settings_read():
     example = (Path(settings.BASE_DIR) / ".env.example").read_text(encoding="utf-8")
     listed = set(re.findall(r"^#? ?([A-Z_]+)=", example, re.MULTILINE))
     assert read and read <= listed, sorted(read - listed)
+
+
+def test_relative_paths_are_read_against_the_project_wherever_it_starts(tmp_path):
+    """An MCP client starts the server in `/`: a .env copied from .env.example must still
+    name the project's database, runs folder and local sources."""
+    code = (
+        "import json; from django.conf import settings; print(json.dumps({"
+        "'db': settings.DATABASES['default']['NAME'], 'runs': str(settings.RUNS_DIR), "
+        "'var': str(settings.VAR_DIR), 'sources': settings.SOURCES, "
+        "'defaults': settings.DEFAULT_SOURCES}))"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="research.settings",
+        PYTHONPATH=str(settings.BASE_DIR),
+        DATABASE_URL="sqlite:///db.sqlite3",
+        RUNS_DIR="./runs",
+        VAR_DIR=str(tmp_path / "var"),
+        SOURCES="notes=local:tests/fixtures/corpus/notes_en,web=ddgs",
+        DEFAULT_SOURCES="notes,local:./docs",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup()\n{code}"],
+        cwd="/",
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    base = Path(settings.BASE_DIR)
+    assert found["db"] == str(base / "db.sqlite3")
+    assert found["runs"] == str(base / "runs")
+    assert found["sources"] == {
+        "notes": f"local:{base / 'tests/fixtures/corpus/notes_en'}",
+        "web": "ddgs",
+    }
+    assert found["defaults"] == ["notes", f"local:{base / 'docs'}"]

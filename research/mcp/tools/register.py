@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from research.mcp.arguments import RunId, StartIndex
 from research.mcp.common import (
     INVALID,
     READ_ONLY,
@@ -59,9 +60,21 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def search_engine_query(
-        query: str,
-        source: str = "",
-        max_results: Annotated[int, Field(ge=1, le=MAX_RESULTS)] = MAX_RESULTS,
+        query: Annotated[str, Field(description="The search query, e.g. 'Quillsync licence'.")],
+        source: Annotated[
+            str,
+            Field(
+                description="One source's name, from list_sources; empty for the default sources."
+            ),
+        ] = "",
+        max_results: Annotated[
+            int,
+            Field(
+                ge=1,
+                le=MAX_RESULTS,
+                description=f"The most results to return (1 to {MAX_RESULTS}).",
+            ),
+        ] = MAX_RESULTS,
         *,
         ctx: Context,
     ) -> SearchResults:
@@ -81,12 +94,37 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def chunk_filter_candidates(
-        run_id: str = "",
-        candidates: Annotated[list[CandidateIn], Field(max_length=MAX_CANDIDATES)] | None = None,
-        question: str = "",
-        options: list[str] | None = None,
-        dimensions: list[str] | None = None,
-        max_kept: Annotated[int, Field(ge=1, le=MAX_CANDIDATES)] | None = None,
+        run_id: Annotated[
+            str,
+            Field(description="A run whose retrieved candidates to judge (or give candidates)."),
+        ] = "",
+        candidates: Annotated[
+            list[CandidateIn] | None,
+            Field(
+                max_length=MAX_CANDIDATES,
+                description=f"Candidates you found yourself, at most {MAX_CANDIDATES} (instead "
+                "of run_id).",
+            ),
+        ] = None,
+        question: Annotated[
+            str, Field(description="With candidates: the decision question they are for.")
+        ] = "",
+        options: Annotated[
+            list[str] | None, Field(description="With candidates: the options being compared.")
+        ] = None,
+        dimensions: Annotated[
+            list[str] | None,
+            Field(description="With candidates: the dimensions, by name (optional)."),
+        ] = None,
+        max_kept: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_CANDIDATES,
+                description=f"The most candidates to keep (1 to {MAX_CANDIDATES}); empty for "
+                "the stage's own limit.",
+            ),
+        ] = None,
     ) -> FilterResult:
         if bool(run_id.strip()) == bool(candidates):
             return invalid(
@@ -111,9 +149,16 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def page_fetch_markdown(
-        url: str,
-        start_index: Annotated[int, Field(ge=0)] = 0,
-        max_length: Annotated[int, Field(ge=1, le=MAX_PAGE_LENGTH)] = DEFAULT_PAGE_LENGTH,
+        url: Annotated[str, Field(description="The page's http(s) address.")],
+        start_index: StartIndex = 0,
+        max_length: Annotated[
+            int,
+            Field(
+                ge=1,
+                le=MAX_PAGE_LENGTH,
+                description=f"The most characters to return (1 to {MAX_PAGE_LENGTH:,}).",
+            ),
+        ] = DEFAULT_PAGE_LENGTH,
         *,
         ctx: Context,
     ) -> PageText:
@@ -134,12 +179,30 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def extract_key_points(
-        run_id: str = "",
-        source_id: str = "",
-        text: Annotated[str, Field(max_length=MAX_TEXT)] = "",
-        options: list[str] | None = None,
-        dimensions: list[str] | None = None,
-        limit: Annotated[int, Field(ge=1, le=50)] = 24,
+        run_id: Annotated[
+            str, Field(description="A run whose stored page to read (with source_id), or empty.")
+        ] = "",
+        source_id: Annotated[
+            str,
+            Field(description="With run_id: the page's source id, e.g. s1 (round_3_notes.json)."),
+        ] = "",
+        text: Annotated[
+            str,
+            Field(
+                max_length=MAX_TEXT,
+                description=f"Text to read instead of a run's page (at most {MAX_TEXT:,} chars).",
+            ),
+        ] = "",
+        options: Annotated[
+            list[str] | None, Field(description="With text: the options the key points are about.")
+        ] = None,
+        dimensions: Annotated[
+            list[str] | None, Field(description="With text: the dimensions, by name (optional).")
+        ] = None,
+        limit: Annotated[
+            int,
+            Field(ge=1, le=50, description="With text: the most key points to return (1 to 50)."),
+        ] = 24,
     ) -> KeyPoints:
         if bool(run_id.strip()) == bool(text):
             message = "Give either run_id with source_id, or text with options (not both)."
@@ -164,5 +227,5 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         ),
         annotations=READ_ONLY,
     )
-    async def generate_assessment(run_id: str, ctx: Context) -> AssessmentResult:
+    async def generate_assessment(run_id: RunId, ctx: Context) -> AssessmentResult:
         return await sync_to_async(assess)(user, run_id, reporter(ctx))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_types import CallToolResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from research.artifacts import (
     Assessment,
@@ -60,9 +60,11 @@ class SearchResults(BaseModel):
 
 
 class CandidateIn(BaseModel):
-    url: str
-    title: str = ""
-    snippet: str = ""
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(description="The candidate page's http(s) address.")
+    title: str = Field("", description="Its title, as the search gave it.")
+    snippet: str = Field("", description="The search's snippet of it.")
     published: str | None = Field(None, description="ISO date (YYYY-MM-DD) when known")
 
 

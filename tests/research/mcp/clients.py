@@ -14,6 +14,7 @@ from mcp.client.subscriptions import ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import (
     CallToolResult,
+    ResourceListChangedNotification,
     ResourceUpdatedNotification,
     ServerNotification,
     ToolListChangedNotification,
@@ -87,6 +88,8 @@ async def changes(
 
     async def next_notification() -> Change:
         notification = await told.next()
+        while isinstance(notification, ResourceListChangedNotification):  # not asked about
+            notification = await told.next()
         if isinstance(notification, ResourceUpdatedNotification):
             return ("updated", str(notification.params.uri))
         if isinstance(notification, ToolListChangedNotification):

@@ -153,7 +153,10 @@ def test_the_web_pages_are_served_by_the_same_server(url):
 def test_a_request_without_a_token_gets_401_with_a_bearer_challenge(url, ada):
     response = post(url, INITIALIZE)
     assert response.status_code == 401
-    assert response.headers["www-authenticate"] == 'Bearer realm="verdict"'
+    metadata = f"{url}/.well-known/oauth-protected-resource/mcp"
+    assert response.headers["www-authenticate"] == (
+        f'Bearer realm="verdict", resource_metadata="{metadata}"'
+    )
     error = response.json()["error"]
     assert "Authorization: Bearer" in error["message"]
     assert error["data"]["outcome"] == "UNAUTHORIZED"
@@ -392,3 +395,19 @@ def test_a_body_over_4_mib_is_refused_before_it_is_read_whole(url, ada):
     response = post(url, huge, secret=secret)
     assert response.status_code == 413
     assert "larger than 4 MiB" in response.json()["error"]["message"]
+
+
+def test_a_stream_opens_with_a_priming_event_and_the_retry_interval(url, ada):
+    _, secret = ApiToken.issue(ada, "laptop")
+    initialize = {**INITIALIZE, "params": {**INITIALIZE["params"], "protocolVersion": "2025-11-25"}}
+    response = post(url, initialize, secret)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [e for e in response.text.replace("\r\n", "\n").split("\n\n") if e.strip()]
+    priming = dict(
+        line.split(": ", 1) if ": " in line else (line.rstrip(":"), "")
+        for line in events[0].splitlines()
+    )
+    assert priming["retry"] == "3000" and priming["id"] and priming.get("data", "") == ""
+    answer = [e for e in events if '"serverInfo"' in e]
+    assert answer and "id: " in answer[0]  # the answer has an event id to resume after

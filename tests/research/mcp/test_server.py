@@ -68,7 +68,9 @@ def test_runs_resource_lists_only_the_users_runs(ada, bob):
         return listed, await client.read_resource("research://runs")
 
     listed, result = call(ada, scenario)
-    assert [str(r.uri) for r in listed.resources] == ["research://runs"]
+    base = f"research://runs/{mine.run_id}/"
+    uris = [str(r.uri) for r in listed.resources]
+    assert uris == ["research://runs", base + "index.json", base + "log.jsonl"]
     content = result.contents[0]
     assert content.mime_type == "application/json"
     runs = json.loads(content.text)["runs"]
@@ -160,7 +162,8 @@ def tools(user) -> dict:
     return call(user, scenario)
 
 
-RUN_TOOLS = {"start_research", "get_run_status", "get_report", "read_dataset"}
+RUN_TOOLS = {"start_research", "research", "list_sources", "get_run_status", "get_report"}
+RUN_TOOLS |= {"read_dataset"}
 RUN_TOOLS |= {"follow_run", "unfollow_run"}
 STAGE_TOOLS = {"search_engine_query", "chunk_filter_candidates", "page_fetch_markdown"}
 STAGE_TOOLS |= {"extract_key_points", "generate_assessment"}
@@ -172,7 +175,7 @@ def test_tools_are_listed_with_output_schemas_and_read_only_hints(ada):
     for name, tool in listed.items():
         assert "status" in tool.output_schema["properties"], name
         assert "Call this" in tool.description, name
-        read_only = name != "start_research"
+        read_only = name not in ("start_research", "research")
         assert tool.annotations.read_only_hint is read_only, name
 
 

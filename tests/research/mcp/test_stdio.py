@@ -90,4 +90,5 @@ def test_stdout_carries_only_the_protocol_and_logs_go_to_stderr(runs_dir):
     messages = [json.loads(line) for line in lines]  # every stdout line is JSON-RPC
     assert messages[0]["id"] == 1
     assert messages[0]["result"]["serverInfo"]["name"] == "verdict"
+    assert messages[0]["result"]["serverInfo"]["version"] == "0.1.0"  # pyproject.toml
     assert "MCP on stdio for root" in proc.stderr

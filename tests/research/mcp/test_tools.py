@@ -74,7 +74,10 @@ def test_search_returns_at_most_max_results_and_never_more_than_ten(ada):
     assert len(two.structured_content["results"]) == 2
     eleven = call_tool(ada, "search_engine_query", {"query": "Quillsync", "max_results": 11})
     assert eleven.is_error
-    assert "less than or equal to 10" in eleven.content[0].text
+    assert (
+        eleven.content[0].text == "INVALID_ARGUMENT: max_results: must be a number between 1 and 10"
+    )
+    assert eleven.structured_content["status"] == "INVALID_ARGUMENT"
 
 
 def test_a_search_that_finds_nothing_is_no_hit_not_an_error(ada):

@@ -1,0 +1,160 @@
+"""Tool arguments an agent can get right the first time: every tool refuses arguments it does
+not take, and a call whose arguments do not fit is answered in plain words, with the status
+INVALID_ARGUMENT and the field each message is about, never a pydantic dump.
+
+`harden(server)` makes every registered tool's argument model refuse extra arguments (the
+schema then says `additionalProperties: false`), checks that every argument has a
+description, and serves tools/call through a check that words the refusals.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server import ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools.base import Tool
+from mcp_types import CallToolRequestParams, CallToolResult, TextContent
+from pydantic import ConfigDict, Field, ValidationError
+
+INVALID_ARGUMENT = "INVALID_ARGUMENT"
+
+# Arguments several tools share, described once.
+RunId = Annotated[
+    str,
+    Field(
+        description="The run's id, as start_research or research returned it, or as listed "
+        "in the research://runs resource."
+    ),
+]
+StartIndex = Annotated[
+    int,
+    Field(
+        ge=0,
+        description="The character to start from: 0 for the beginning, or the next_index of "
+        "the previous call to read on.",
+    ),
+]
+
+
+def harden(server: MCPServer) -> None:
+    """Refuse unknown arguments, and word argument errors plainly, for every tool."""
+    for tool in server._tool_manager.list_tools():
+        _forbid_extra(tool)
+        undescribed = _undescribed(tool.parameters)
+        if undescribed:
+            raise TypeError(f"tool {tool.name}: no description for {', '.join(undescribed)}")
+    lowlevel = server._lowlevel_server
+    # MCPServer has no public way to wrap a protocol handler; its low-level server does.
+    answer = server._handle_call_tool
+
+    async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams):
+        tool = server._tool_manager.get_tool(params.name)
+        if tool is not None:
+            try:
+                tool.fn_metadata.validate_arguments(params.arguments or {})
+            except ValidationError as exc:
+                return refusal(tool, exc)
+        return await answer(ctx, params)
+
+    lowlevel.add_request_handler("tools/call", CallToolRequestParams, call_tool)
+
+
+def _forbid_extra(tool: Tool) -> None:
+    model = tool.fn_metadata.arg_model
+    strict = type(model.__name__, (model,), {"model_config": ConfigDict(extra="forbid")})
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+
+
+def _undescribed(schema: dict[str, Any]) -> list[str]:
+    """Properties of the schema, nested objects' included, that have no description."""
+    missing = []
+    objects = [("", schema), *((f"{n}.", d) for n, d in schema.get("$defs", {}).items())]
+    for prefix, obj in objects:
+        for name, prop in obj.get("properties", {}).items():
+            if not prop.get("description"):
+                missing.append(prefix + name)
+    return missing
+
+
+def refusal(tool: Tool, error: ValidationError) -> CallToolResult:
+    errors: dict[str, list[str]] = {}
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "arguments"
+        errors.setdefault(field, []).append(_plain(item, tool))
+    lines = [f"{field}: {message}" for field, messages in errors.items() for message in messages]
+    message = f"{INVALID_ARGUMENT}: " + "; ".join(lines)
+    return CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        structured_content={"status": INVALID_ARGUMENT, "errors": errors, "message": message},
+        is_error=True,
+    )
+
+
+def _plain(item: Any, tool: Tool) -> str:
+    """One validation error in words, with the bounds the schema gives."""
+    kind, ctx = item["type"], item.get("ctx") or {}
+    if kind == "extra_forbidden":
+        return f"{tool.name} takes no such argument; it takes {_argument_names(tool)}"
+    if kind == "missing":
+        return "required"
+    low, high = _bounds(tool.parameters, item["loc"])
+    if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        if low is not None and high is not None:
+            return f"must be a number between {low} and {high}"
+        if kind.startswith("greater"):
+            return f"must be a number {'above' if kind == 'greater_than' else 'at least'} {low}"
+        return f"must be a number {'below' if kind == 'less_than' else 'at most'} {high}"
+    words = {
+        "int_parsing": "must be a whole number",
+        "int_type": "must be a whole number",
+        "int_from_float": "must be a whole number",
+        "float_parsing": "must be a number",
+        "float_type": "must be a number",
+        "finite_number": "must be a finite number",
+        "string_type": "must be text",
+        "bool_type": "must be true or false",
+        "bool_parsing": "must be true or false",
+        "list_type": "must be a list",
+        "model_type": "must be an object",
+        "dict_type": "must be an object",
+        "model_attributes_type": "must be an object",
+    }
+    if kind in words:
+        return words[kind]
+    if kind == "too_long":
+        return f"at most {ctx.get('max_length')} items"
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters"
+    if kind == "string_too_short":
+        return "must not be empty" if ctx.get("min_length") == 1 else item["msg"].lower()
+    return str(item["msg"])
+
+
+def _argument_names(tool: Tool) -> str:
+    return ", ".join(tool.parameters.get("properties", {})) or "no arguments"
+
+
+def _bounds(schema: dict[str, Any], loc: tuple[Any, ...]) -> tuple[Any, Any]:
+    """The minimum and maximum the schema sets for the field at `loc`, where it says."""
+    node: dict[str, Any] = schema
+    for part in loc:
+        if isinstance(part, int):
+            node = node.get("items", {})
+        else:
+            node = node.get("properties", {}).get(part, {})
+        node = _resolved(schema, node)
+    low = node.get("minimum", node.get("exclusiveMinimum"))
+    high = node.get("maximum", node.get("exclusiveMaximum"))
+    return low, high
+
+
+def _resolved(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with a $ref followed, and an optional's non-null branch taken."""
+    if "$ref" in node:
+        node = schema.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
+    for branch in node.get("anyOf", []):
+        if branch.get("type") != "null":
+            return _resolved(schema, branch)
+    return node
