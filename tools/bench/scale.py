@@ -11,6 +11,8 @@ squares on log time against log pages: 1 is linear, 2 quadratic."""
 from __future__ import annotations
 
 import ipaddress
+import itertools
+import json
 import math
 import tempfile
 import time
@@ -26,11 +28,16 @@ from research.models import Run
 from research.names import NOTES
 from research.runs.execute import execute_stage
 from research.store import store_for
-from tools.bench.pages import OPTIONS, TOPICS, long_page, results
-from tools.fakes.localweb import LocalWeb
+from tools.bench.pages import OPTIONS, TOPICS, long_page, page_title
+from tools.fakes.localweb import LocalWeb, Route
 
 SIZES = (30, 60, 120, 240)
 PAGE_CHARS = 1000  # about a dozen sentences a page
+# A search returns at most 20 hits and a run asks a handful of queries: the pages are
+# shared out among search endpoints of at most this many each, and each endpoint answers
+# its queries with the next 20 of its pages, so that a run finds every page.
+PAGES_PER_ENDPOINT = 40
+HITS = 20
 TARGET = 1.2  # the exponent filter and cross-validate should stay within
 WATCHED = ("filter", "crosscheck")
 
@@ -44,6 +51,35 @@ def fitted_exponent(sizes: Sequence[float], times: Sequence[float]) -> float:
     if spread == 0:
         return 0.0
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread
+
+
+def _search_endpoints(web: LocalWeb, urls: list[str]) -> list[str]:
+    """SearXNG endpoints on `web` that between them list every one of `urls`."""
+    sources = []
+    for e in range(math.ceil(len(urls) / PAGES_PER_ENDPOINT)):
+        mine = list(range(e, len(urls), math.ceil(len(urls) / PAGES_PER_ENDPOINT)))
+        web.routes[f"/e{len(urls)}-{e}/search"] = Route(handler=_answers(urls, mine))
+        sources.append(f"searxng:{web.base}/e{len(urls)}-{e}")
+    return sources
+
+
+def _answers(urls: list[str], mine: list[int]):
+    calls = itertools.count()
+
+    def handle(query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        start = next(calls) * HITS % len(mine)
+        hits = [
+            {
+                "url": urls[n],
+                "title": page_title(n),
+                "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]}: notes from page {n}",
+                "publishedDate": "2026-06-01",
+            }
+            for n in (mine + mine)[start : start + HITS]
+        ]
+        return 200, "application/json", json.dumps({"results": hits}).encode()
+
+    return handle
 
 
 class ScaleBench:
@@ -62,10 +98,9 @@ class ScaleBench:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 for size in sizes:
-                    shown = urls[:size]
-                    web.add_searxng(lambda query, shown=shown: results(query, shown))
+                    sources = _search_endpoints(web, urls[:size])
                     with self._configured(Path(tmp), size):
-                        rows.append(self._timed_run(web))
+                        rows.append(self._timed_run(sources))
         finally:
             web.stop()
         return self._report(sizes, rows)
@@ -82,13 +117,13 @@ class ScaleBench:
             LLM_MODEL="",
         )
 
-    def _timed_run(self, web: LocalWeb) -> dict[str, float]:
+    def _timed_run(self, sources: list[str]) -> dict[str, float]:
         run = services.create_run(
             Question(
                 question=f"Choose between {OPTIONS[0]} and {OPTIONS[1]}",
                 options=list(OPTIONS),
                 dimensions=[{"name": t, "weight": 1.0} for t in TOPICS],
-                sources=[f"searxng:{web.base}"],
+                sources=sources,
             )
         )
         row: dict[str, float] = {}
