@@ -28,7 +28,7 @@ from research.models import Run
 from research.names import NOTES
 from research.runs.execute import execute_stage
 from research.store import store_for
-from tools.bench.pages import OPTIONS, TOPICS, long_page, page_title
+from tools.bench.pages import ANGLES, NICKNAMES, OPTIONS, TOPICS, long_page
 from tools.fakes.localweb import LocalWeb, Route
 
 SIZES = (30, 60, 120, 240)
@@ -63,6 +63,13 @@ def _search_endpoints(web: LocalWeb, urls: list[str]) -> list[str]:
     return sources
 
 
+def _title(n: int) -> str:
+    """Titles no two of which look alike to the near-copy rule, up to 468 pages: pages 12
+    apart share their option, topic and angle, and differ in both nicknames."""
+    first, second = NICKNAMES[(n + n // 156 * 7) % 39], NICKNAMES[(n // 12) % 39]
+    return f"{OPTIONS[n % 2]} {TOPICS[n % 3]} {ANGLES[n % len(ANGLES)]}: {first} and {second} #{n}"
+
+
 def _answers(urls: list[str], mine: list[int]):
     calls = itertools.count()
 
@@ -71,7 +78,7 @@ def _answers(urls: list[str], mine: list[int]):
         hits = [
             {
                 "url": urls[n],
-                "title": page_title(n),
+                "title": _title(n),
                 "content": f"{OPTIONS[n % 2]} {TOPICS[n % 3]}: notes from page {n}",
                 "publishedDate": "2026-06-01",
             }
