@@ -5,19 +5,23 @@ all-pairs finder as the reference and checks the two agree on generated inputs."
 from __future__ import annotations
 
 from datetime import date
+from difflib import SequenceMatcher
 from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research.artifacts import Claim, ContradictionSide
+from research.artifacts import Candidate, Claim, ContradictionSide
 from research.stages import fact_conflicts
+from research.stages import filter as filter_stage
 from research.stages.fact_conflicts import (
     SourceFacts,
     conflict,
     find_contradictions,
     topic_of,
 )
+from research.stages.filter import Judgement, _near_duplicate
+from research.stages.near_copies import grams, shared_at_least
 from research.stages.text import contains_term
 
 EXAMPLES = settings(max_examples=150, deadline=None)
@@ -146,3 +150,133 @@ def test_the_generated_claims_do_contradict_each_other():
         ("licence", "c001", "c003")  # the pair of the stronger sources stands for it
     ]
     assert [s.claim_id for s in found[0].b_also] == ["c002"]
+
+
+# --- near-copies among candidates ---------------------------------------------------------
+
+OPTIONS = ["Quillsync", "Loamdb"]
+TITLES = [
+    "Quillsync licence review: harbour and lantern",
+    "Loamdb vs Quillsync: licences compared",
+    "Loamdb sync engine, a deep dive",
+    "JetStream | Docs",
+]
+SNIPPETS = [
+    "Quillsync moved to the BSL in 2024; earlier releases stay MIT, and the team says forks "
+    "remain welcome under the old terms.",
+    "Loamdb keeps every write in an append-only log and replays it on start, which makes "
+    "recovery slow on large vaults.",
+    "Short snippet about Loamdb.",
+]
+URLS = [
+    "https://quill.example/blog/licence",
+    "https://www.quill.example/blog/licence/",
+    "http://quill.example/blog/licence?utm_source=feed",
+    "https://loam.example/docs/sync",
+    "https://other.example/post",
+]
+
+
+@st.composite
+def edited(draw, bases: list[str]) -> str:
+    """One of `bases`, with a few characters inserted, deleted or changed: some stay alike,
+    some do not."""
+    text = list(draw(st.sampled_from(bases)))
+    for _ in range(draw(st.integers(0, 8))):
+        at = draw(st.integers(0, len(text)))
+        what = draw(st.sampled_from(["insert", "delete", "change"]))
+        char = draw(st.sampled_from(list("ae ioXz")))
+        if what == "insert" or not text or at == len(text):
+            text.insert(at, char)
+        elif what == "delete":
+            del text[at]
+        else:
+            text[at] = char
+    return "".join(text)
+
+
+@st.composite
+def judgements(draw) -> list[Judgement]:
+    found = []
+    for n in range(draw(st.integers(0, 16))):
+        candidate = Candidate(
+            id=f"s{n}",
+            url=draw(st.sampled_from(URLS)) + draw(st.sampled_from(["", f"/{n}"])),
+            title=draw(edited(TITLES)),
+            snippet=draw(edited(SNIPPETS)),
+            provider="searxng",
+            query="q",
+            rank=n,
+        )
+        drop = draw(st.sampled_from([None, None, None, "outdated"]))
+        found.append(Judgement(candidate, float(draw(st.integers(0, 3))), [], drop))
+    return found
+
+
+def all_pairs_duplicates(judged: list[Judgement]) -> list[str | None]:
+    firsts: list[Judgement] = []
+    drops = []
+    for j in judged:
+        if j.drop is not None:
+            drops.append(j.drop)
+            continue
+        original = next(
+            (f for f in firsts if _near_duplicate(f.candidate, j.candidate, OPTIONS)), None
+        )
+        if original is None:
+            firsts.append(j)
+            drops.append(None)
+        else:
+            drops.append(f"near-duplicate of {original.candidate.id} ({original.candidate.url})")
+    return drops
+
+
+def all_pairs_copies(ranking: list[Judgement]) -> list[str]:
+    firsts: list[Candidate] = []
+    copies = []
+    for j in ranking:
+        if any(_near_duplicate(f, j.candidate, OPTIONS) for f in firsts):
+            copies.append(j.candidate.id)
+        else:
+            firsts.append(j.candidate)
+    return copies
+
+
+@EXAMPLES
+@given(judgements())
+def test_near_copies_found_through_the_index_are_those_every_pair_finds(judged):
+    reference = all_pairs_duplicates(judged)
+    copies = all_pairs_copies(judged)
+    filter_stage._mark_duplicates(judged, OPTIONS)
+    assert [j.drop for j in judged] == reference
+    assert [j.candidate.id for j in filter_stage._copies(judged, OPTIONS)] == copies
+
+
+@EXAMPLES
+@given(edited(TITLES + SNIPPETS), edited(TITLES + SNIPPETS))
+def test_texts_alike_share_at_least_the_trigrams_the_index_counts_on(a, b):
+    a, b = a.strip().lower(), b.strip().lower()
+    if SequenceMatcher(None, a, b).ratio() >= 0.9:
+        shared = set(grams(a)) & set(grams(b))
+        assert len(shared) >= max(shared_at_least(len(a), 0.9), shared_at_least(len(b), 0.9))
+
+
+def test_the_generated_candidates_include_near_copies_of_each_kind():
+    def candidate(n, url, title, snippet):
+        return Candidate(
+            id=f"s{n}", url=url, title=title, snippet=snippet, provider="p", query="q", rank=n
+        )
+
+    judged = [
+        Judgement(candidate(0, URLS[0], TITLES[0], SNIPPETS[0]), 3, []),
+        Judgement(candidate(1, URLS[1], "Other title", "other"), 2, []),  # same address
+        Judgement(candidate(2, URLS[3], TITLES[0] + "!", SNIPPETS[0][:-4]), 1, []),  # alike
+        Judgement(candidate(3, URLS[4], "A new page", SNIPPETS[1]), 1, []),
+    ]
+    filter_stage._mark_duplicates(judged, OPTIONS)
+    assert [j.drop and j.drop.split(" (")[0] for j in judged] == [
+        None,
+        "near-duplicate of s0",
+        "near-duplicate of s0",
+        None,
+    ]
