@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research.artifacts import Candidate, Claim, ContradictionSide
-from research.stages import fact_conflicts
+from research.stages import conflicts, fact_conflicts
 from research.stages import filter as filter_stage
+from research.stages.conflict_sides import best_per_point
+from research.stages.conflicts import find_conflicts, topic_words
 from research.stages.fact_conflicts import (
     SourceFacts,
     conflict,
@@ -22,6 +24,7 @@ from research.stages.fact_conflicts import (
 )
 from research.stages.filter import Judgement, _near_duplicate
 from research.stages.near_copies import grams, shared_at_least
+from research.stages.statements import Conflict, Statement
 from research.stages.text import contains_term
 
 EXAMPLES = settings(max_examples=150, deadline=None)
@@ -280,3 +283,138 @@ def test_the_generated_candidates_include_near_copies_of_each_kind():
         "near-duplicate of s0",
         None,
     ]
+
+
+# --- contradictions between sentences -----------------------------------------------------
+
+SENTENCE_OPTIONS = ["Quillsync", "Loamdb"]
+SENTENCES = [
+    "{o} has no offline mode: edits made on a plane are lost.",
+    "The offline mode of {o} queues edits until the network is back.",
+    "{o} keeps working in offline mode and syncs edits later.",
+    "For developers without an offline mode in mind, {o} is fine.",
+    "{o} led to a reduced risk of non-fatal myocardial infarction.",
+    "{o} showed a nonsignificant trend in non-fatal myocardial infarction.",
+    "{o} brought a significant reduction in non-fatal stroke.",
+    "{o} has the lowest p99 latency we measured.",
+    "Its sync latency is excellent, often beating {o} at p99.",
+    "{o} is easy to learn for newcomers.",
+    "{o} 的学习曲线相当陡峭。",
+    "{o} 不支持离线模式，断网后无法编辑。",
+    "{o} 的离线模式会在断网时缓存修改。",
+    "The {o} 1.x branch is deprecated; upgrade to 3.x soon.",
+    "{o} is actively maintained and 3.x ships monthly.",
+    "{o} keeps vault data in the clear on its sync servers.",
+    "Only encrypted vault data of {o} reaches its sync servers.",
+    "{o} is open source under the MIT licence.",
+    "{o} is proprietary, with a source-available core.",
+    "{o} uses 2.5x the memory of its rival at idle.",
+    "{o} ships a command-line client for scripting.",
+    "{o} stores notes as plain Markdown files.",
+    "Is {o} stable enough for production?",
+]
+
+
+@st.composite
+def statements(draw) -> list[Statement]:
+    found = []
+    for n in range(draw(st.integers(0, 22))):
+        option = draw(st.sampled_from(SENTENCE_OPTIONS))
+        quote = draw(st.sampled_from(SENTENCES)).format(o=option)
+        source = draw(st.integers(0, 7))
+        found.append(
+            Statement(
+                key=f"k{n}",
+                option=option,
+                dimension=draw(st.sampled_from([None, "learning curve", "reliability"])),
+                source_id=f"s{source}",
+                site=f"site{source % 5}.example",
+                published=draw(st.sampled_from([None, date(2022, 1, 1), date(2025, 1, 1)])),
+                quote=quote,
+                offset=n,
+                strength=draw(st.sampled_from([30.0, 50.0, 90.0])),
+                words=topic_words(quote, SENTENCE_OPTIONS),
+                polarity=draw(st.sampled_from([None, None, 1, -1])),
+                on_dimension=draw(st.booleans()),
+                stated=draw(st.sampled_from([True, True, True, False])),
+                named=draw(st.sampled_from([True, True, False])),
+                stance=draw(st.sampled_from([None, None, 0, 1, -1])),
+            )
+        )
+    return found
+
+
+def all_pairs_conflicts(statements: list[Statement]) -> list[Conflict]:
+    """Every statement against every other, as the finder did before it used an index."""
+    rarity = conflicts._rarity(statements)
+    found = []
+    seen: set[frozenset[str]] = set()
+    for a, b in combinations(statements, 2):
+        pair = frozenset((a.quote, b.quote))
+        if a.option != b.option or a.source_id == b.source_id or pair in seen:
+            continue
+        if conflicts._asks(a, b):
+            continue
+        conflict = conflicts._judge(a, b, a.words & b.words, rarity)
+        if conflict is not None:
+            seen.add(pair)
+            found.append(conflict)
+    return best_per_point(found)
+
+
+def _shown(found: list[Conflict]) -> list[tuple]:
+    return [
+        (
+            c.a.key,
+            c.b.key,
+            c.attribute,
+            c.why,
+            c.kind,
+            c.note,
+            c.weight,
+            [s.key for s in c.a_also],
+            [s.key for s in c.b_also],
+        )
+        for c in found
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(statements())
+def test_sentences_compared_through_the_index_disagree_as_every_pair_does(statements):
+    assert _shown(find_conflicts(statements)) == _shown(all_pairs_conflicts(statements))
+
+
+def test_the_generated_sentences_disagree_in_every_way_the_finder_knows():
+    # The property above means something only if its inputs disagree: these do, each way.
+    def statement(n, template, dimension=None, on_dimension=False, polarity=None, o="Quillsync"):
+        quote = SENTENCES[template].format(o=o)
+        return Statement(
+            key=f"k{n}", option=o, dimension=dimension, source_id=f"s{n}",
+            site=f"site{n}.example", published=None, quote=quote, offset=0,
+            words=topic_words(quote, SENTENCE_OPTIONS), on_dimension=on_dimension,
+            polarity=polarity,
+        )  # fmt: skip
+
+    pairs = {
+        "negation": (statement(0, 0), statement(1, 1)),
+        "negation (Chinese)": (statement(0, 11), statement(1, 12)),
+        "opposites": (statement(0, 4), statement(1, 5)),
+        "opposite terms": (statement(0, 15), statement(1, 16)),
+        "comparison": (statement(0, 7), statement(1, 8, polarity=-1)),
+        "verdict": (
+            statement(0, 9, "learning curve", True),
+            statement(1, 10, "learning curve", True),
+        ),
+    }
+    # Other sentences, about the other option, so that shared words are rare among them.
+    filler = [statement(10 + n, t, o="Loamdb") for n, t in enumerate((20, 21, 19, 9, 6, 3))]
+    found = {name: find_conflicts([*pair, *filler]) for name, pair in pairs.items()}
+    assert {name: [c.why for c in f] for name, f in found.items()} == {
+        "negation": ["negation"],
+        "negation (Chinese)": ["negation"],
+        "opposites": ["opposites"],
+        "opposite terms": ["opposites"],
+        "comparison": ["comparison"],
+        "verdict": ["verdict"],
+    }
