@@ -1,17 +1,16 @@
 """Which earlier candidates a candidate could be a near-copy of, without comparing it with
 every one (the filter's near-copy rule, research.stages.filter).
 
-Two texts are alike when difflib's ratio 2M/T is at least t (M characters in matching
-blocks, T both lengths together). Those blocks are common substrings, in order, and
-between two blocks at least one character of one text is unmatched, so there are at most
-T - 2M + 1 of them; a block of s characters holds s - q + 1 shared q-grams. Two texts
-alike at t = 0.9 therefore share at least 5M - 2T - 2 >= 0.25T - 2 trigrams (counting
-each repeat of a trigram separately), and T is at least L / 0.55 for a text of L
-characters, since the other cannot be much shorter. The classic prefix filter follows: put
-every trigram in one order, rarest first; if two texts must share at least k, the first
-n - k + 1 of each (of its n) share one. So each text is indexed by those first trigrams
-only, and a pair that shares none of them cannot be alike. Same addresses are found by
-their canonical form.
+Two texts are alike when difflib's ratio 2M/T is at least t, M being the characters in
+matching blocks and T both lengths together. Those blocks are common substrings, so two
+texts alike share at least M >= tT/2 characters (counting each repeat of a character
+separately: the third "e" is a character of its own), and T is at least 2L / (2 - t) for a
+text of L characters, since the other cannot be much shorter. The classic prefix filter
+follows: put every character in one order, rarest first; if two texts must share at least
+k, the first n - k + 1 of each (of its n) share one. So each text is indexed by those first
+characters only, a pair that shares none of them cannot be alike, and neither can a pair
+whose lengths are too far apart or that shares fewer than tT/2 characters. Same addresses
+are found by their canonical form.
 """
 
 from __future__ import annotations
@@ -23,33 +22,33 @@ from collections.abc import Iterable
 from research.artifacts import Candidate
 from research.providers.urls import canonical_url
 
-Q = 3
 # The least ratio the rule calls alike, by field, and the shortest text it compares; a hair
 # lower than the rule's own, so that no rounding can make the index miss a pair.
 TITLE = (0.9 - 1e-9, 12)
 SNIPPET = (0.9 - 1e-9, 60)
 
-Token = tuple[str, int]  # a trigram and which repeat of it in the text
+Token = tuple[str, int]  # a character and which repeat of it in the text
 
 
 def grams(text: str) -> list[Token]:
     seen: Counter[str] = Counter()
     tokens = []
-    for i in range(len(text) - Q + 1):
-        gram = text[i : i + Q]
-        seen[gram] += 1
-        tokens.append((gram, seen[gram]))
+    for char in text:
+        seen[char] += 1
+        tokens.append((char, seen[char]))
     return tokens
 
 
+def least_shared(total: int | float, ratio: float) -> int:
+    """The fewest characters two texts alike at `ratio`, `total` characters between them,
+    share."""
+    return max(0, math.floor(ratio * total / 2))
+
+
 def shared_at_least(length: int, ratio: float) -> int:
-    """The fewest trigrams a text of `length` characters shares with any text it is alike
-    with at `ratio` (0 when the bound says nothing)."""
-    least_total = 2 * length / (2 - ratio)
-    per_total = ratio * (2 * Q - 1) / 2 - (Q - 1)
-    if per_total <= 0:
-        return 0
-    return max(0, math.floor(per_total * least_total - (Q - 1)))
+    """The fewest characters a text of `length` characters shares with any text it is
+    alike with at `ratio`: the other is at least ratio / (2 - ratio) as long."""
+    return least_shared(2 * length / (2 - ratio), ratio)
 
 
 class _Field:
@@ -59,6 +58,7 @@ class _Field:
         self.ratio, self.shortest = ratio, shortest
         self.df: Counter[Token] = Counter(t for text in texts for t in set(grams(text)))
         self.postings: dict[Token, list[int]] = {}
+        self.added: dict[int, tuple[int, frozenset[Token]]] = {}  # length, characters
 
     def prefix(self, text: str) -> list[Token]:
         if len(text) < self.shortest:
@@ -70,17 +70,27 @@ class _Field:
     def add(self, n: int, text: str) -> None:
         for token in self.prefix(text):
             self.postings.setdefault(token, []).append(n)
+        self.added[n] = (len(text), frozenset(grams(text)))
 
     def matches(self, text: str) -> set[int]:
+        """Those added that share a first character with `text`, are about as long and
+        share as many characters as texts alike must."""
         found: set[int] = set()
         for token in self.prefix(text):
             found.update(self.postings.get(token, ()))
-        return found
+        length, tokens = len(text), frozenset(grams(text))
+        return {
+            n
+            for n in found
+            if 2 * min(length, self.added[n][0]) >= self.ratio * (length + self.added[n][0])
+            and len(tokens & self.added[n][1])
+            >= least_shared(length + self.added[n][0], self.ratio)
+        }
 
 
 class NearCopyIndex:
-    """The candidates added so far, by canonical address and by the first trigrams of their
-    title and snippet (lower-cased and stripped, as the rule compares them)."""
+    """The candidates added so far, by canonical address and by the first characters of
+    their title and snippet (lower-cased and stripped, as the rule compares them)."""
 
     def __init__(self, every: list[Candidate]) -> None:
         self.urls: dict[str, list[int]] = {}
