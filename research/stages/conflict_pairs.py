@@ -84,6 +84,38 @@ def candidate_pairs(
     return sorted(pairs)
 
 
+def near_pairs(
+    statements: Sequence[Statement],
+    rarity: dict[str, float],
+    least_shared: float,
+    dated: Sequence[bool],
+    units: Sequence[frozenset[str]],
+    tones: Sequence[int],
+) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, in order, that may speak to one point (the near misses of
+    research.stages.conflicts): rare words weighing `least_shared` in common, or one
+    dimension and a hint (both dated, a unit in common, opposite tones)."""
+    buckets: dict[Hashable, list[int]] = {}
+    tone: dict[Hashable, tuple[list[int], list[int]]] = {}
+    for n, s in enumerate(statements):
+        for word in prefix(s.words, rarity, least_shared):
+            buckets.setdefault((s.option, "word", word), []).append(n)
+        if s.dimension is None:
+            continue
+        cell = (s.option, s.dimension)
+        if dated[n]:
+            buckets.setdefault((*cell, "dated"), []).append(n)
+        for unit in units[n]:
+            buckets.setdefault((*cell, "unit", unit), []).append(n)
+        if tones[n]:
+            ups, downs = tone.setdefault(cell, ([], []))
+            (ups if tones[n] > 0 else downs).append(n)
+    pairs = {pair for members in buckets.values() for pair in combinations(members, 2)}
+    for ups, downs in tone.values():
+        pairs.update((min(a, b), max(a, b)) for a in ups for b in downs)
+    return sorted(pairs)
+
+
 def prefix(words: frozenset[str], rarity: dict[str, float], least: float) -> list[str]:
     """The statement's rare words, rarest first, less the longest tail lighter than
     `least`: any set of words weighing `least` includes one of these."""

@@ -22,7 +22,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from research.stages.claims import stance_polarity
 from research.stages.claims.scope import about_a_part
@@ -36,7 +35,7 @@ from research.stages.conflict_kinds import (
     opposite_label,
     results_differ,
 )
-from research.stages.conflict_pairs import candidate_pairs
+from research.stages.conflict_pairs import candidate_pairs, near_pairs
 from research.stages.conflict_sides import ALSO, best_per_point
 from research.stages.conflict_words import GENERIC, stem, topic_words
 from research.stages.statements import Conflict, Statement
@@ -110,7 +109,17 @@ def near_conflicts(statements: list[Statement], limit: int) -> list[tuple[Statem
     rarity = _rarity(statements)
     ranked: list[tuple[float, Statement, Statement]] = []
     seen: set[frozenset[str]] = set()
-    for a, b in combinations(statements, 2):
+    # Only pairs that can come close (research.stages.conflict_pairs).
+    close = near_pairs(
+        statements,
+        rarity,
+        MIN_SHARED / 2,
+        [bool(_YEAR.search(s.text)) for s in statements],
+        [frozenset(f.unit for f in figures(s.text)) for s in statements],
+        [_verdict(s) for s in statements],
+    )
+    for i, j in close:
+        a, b = statements[i], statements[j]
         pair = frozenset((a.quote, b.quote))
         if a.option != b.option or a.site == b.site or pair in seen or _asks(a, b):
             continue

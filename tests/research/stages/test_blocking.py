@@ -313,6 +313,10 @@ SENTENCES = [
     "{o} ships a command-line client for scripting.",
     "{o} stores notes as plain Markdown files.",
     "Is {o} stable enough for production?",
+    "{o} moved to the BSL in 2024.",
+    "The {o} repository was archived in 2023.",
+    "{o} syncs 40% faster since the rewrite.",
+    "Support tickets for {o} fell 12% this year.",
 ]
 
 
@@ -419,3 +423,38 @@ def test_the_generated_sentences_disagree_in_every_way_the_finder_knows():
         "comparison": ["comparison"],
         "verdict": ["verdict"],
     }
+
+
+def all_pairs_near_misses(statements: list[Statement], limit: int) -> list[tuple[str, str]]:
+    """The near misses as found by comparing every pair."""
+    rarity = conflicts._rarity(statements)
+    ranked = []
+    seen: set[frozenset[str]] = set()
+    for a, b in combinations(statements, 2):
+        pair = frozenset((a.quote, b.quote))
+        if a.option != b.option or a.site == b.site or pair in seen or conflicts._asks(a, b):
+            continue
+        closeness = conflicts._closeness(a, b, rarity)
+        if closeness > 0:
+            seen.add(pair)
+            ranked.append((closeness, a, b))
+    chosen = []
+    cells: dict = {}
+    for _, a, b in sorted(ranked, key=lambda r: (-r[0], r[1].key, r[2].key)):
+        cell = (a.option, a.dimension or b.dimension)
+        if cells.get(cell, 0) >= conflicts.NEAR_PER_CELL:
+            continue
+        if conflicts._judge(a, b, a.words & b.words, rarity) is not None:
+            continue
+        chosen.append((a.key, b.key))
+        cells[cell] = cells.get(cell, 0) + 1
+        if len(chosen) >= limit:
+            break
+    return chosen
+
+
+@settings(max_examples=200, deadline=None)
+@given(statements(), st.integers(1, 12))
+def test_near_misses_found_through_the_index_are_those_every_pair_gives(statements, limit):
+    found = [(a.key, b.key) for a, b in conflicts.near_conflicts(statements, limit)]
+    assert found == all_pairs_near_misses(statements, limit)
