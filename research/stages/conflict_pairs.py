@@ -27,7 +27,7 @@ from collections.abc import Hashable, Sequence
 from itertools import combinations, product
 
 from research.stages.claims.topics import named_points
-from research.stages.conflict_kinds import _BIG_CLAUSE, _OPPOSITES, _denials, _results
+from research.stages.conflict_kinds import denied_phrases, findings, opposite_terms
 from research.stages.conflict_words import stem
 from research.stages.statements import Statement
 from research.stages.text import has_cjk
@@ -55,11 +55,11 @@ def candidate_pairs(
         rare = prefix(s.words, rarity, least_shared)
         for word in _stated_words(text):
             buckets.setdefault((s.option, "word", word), []).append(n)
-        deniers.extend((n, phrase[0]) for phrase in _denials(text))
-        for p in _opposite_terms(text):
+        deniers.extend((n, phrase[0]) for phrase in denied_phrases(text))
+        for p in opposite_terms(text):
             for word in rare:
                 buckets.setdefault((s.option, "terms", p, word), []).append(n)
-        for outcome in _results(text):
+        for outcome in findings(text):
             buckets.setdefault((s.option, "outcome", outcome), []).append(n)
         if verdicts[n]:
             points = [("point", p) for p in named_points(text)]
@@ -131,16 +131,6 @@ def prefix(words: frozenset[str], rarity: dict[str, float], least: float) -> lis
 def _stated_words(text: str) -> set[str]:
     """The words a denial of the same point would have to find in this text."""
     return {stem(w) for w in re.findall(r"[a-z0-9][\w'-]*", text.lower())}
-
-
-def _opposite_terms(text: str) -> list[int]:
-    """Which pairs of opposite terms the text uses, either side, in any of its clauses."""
-    clauses = _BIG_CLAUSE.split(text.lower())
-    return [
-        p
-        for p, (yes, no) in enumerate(_OPPOSITES)
-        if any(yes.search(c) or no.search(c) for c in clauses)
-    ]
 
 
 def _denial_pairs(
