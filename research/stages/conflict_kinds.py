@@ -126,6 +126,22 @@ def _denials(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(phrase for phrase, _ in _denials_with_words(text))
 
 
+def denied_phrases(text: str) -> tuple[tuple[str, ...], ...]:
+    """The points the text denies, each as its stems: what `denied_point` looks for."""
+    return _denials(text)
+
+
+def opposite_terms(text: str) -> list[int]:
+    """Which pairs of OPPOSITES the text uses, either side, in any of its clauses: a text
+    using none takes no side on any of them."""
+    clauses = _BIG_CLAUSE.split(text.lower())
+    return [
+        p
+        for p, (yes, no) in enumerate(_OPPOSITES)
+        if any(yes.search(c) or no.search(c) for c in clauses)
+    ]
+
+
 @lru_cache(maxsize=8192)
 def _denials_with_words(text: str) -> tuple[tuple[tuple[str, ...], str], ...]:
     """The points a text denies, each as (stems, its words as written): up to three
@@ -228,6 +244,11 @@ def results_differ(a: str, b: str) -> bool:
     """One reports a reduction in an outcome that the other reports as not significant:
     the same named outcome ("non-fatal myocardial infarction"), opposite findings."""
     return differing_outcome(a, b) is not None
+
+
+def findings(text: str) -> dict[str, str]:
+    """{outcome: "yes" | "no"}: the outcomes the text reports a finding on."""
+    return _results(text)
 
 
 def differing_outcome(a: str, b: str) -> str | None:

@@ -22,7 +22,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from research.stages.claims import stance_polarity
 from research.stages.claims.scope import about_a_part
@@ -36,6 +35,7 @@ from research.stages.conflict_kinds import (
     opposite_label,
     results_differ,
 )
+from research.stages.conflict_pairs import candidate_pairs, near_pairs
 from research.stages.conflict_sides import ALSO, best_per_point
 from research.stages.conflict_words import GENERIC, stem, topic_words
 from research.stages.statements import Conflict, Statement
@@ -70,7 +70,8 @@ def find_conflicts(statements: list[Statement]) -> list[Conflict]:
     rarity = _rarity(statements)
     found: list[Conflict] = []
     seen: set[frozenset[str]] = set()
-    for a, b in combinations(statements, 2):
+    for i, j in _can_disagree(statements, rarity):
+        a, b = statements[i], statements[j]
         pair = frozenset((a.quote, b.quote))
         if a.option != b.option or a.source_id == b.source_id or pair in seen or _asks(a, b):
             continue
@@ -79,6 +80,18 @@ def find_conflicts(statements: list[Statement]) -> list[Conflict]:
             seen.add(pair)
             found.append(conflict)
     return best_per_point(found)
+
+
+def _can_disagree(statements: list[Statement], rarity: dict[str, float]) -> list[tuple[int, int]]:
+    """The pairs that can disagree, in order; no other pair can (research.stages.conflict_pairs)."""
+    return candidate_pairs(
+        statements,
+        rarity,
+        MIN_SHARED,
+        [_verdict(s) for s in statements],
+        [_reading(s) for s in statements],
+        [dimension_named(s.text, s.dimension) for s in statements],
+    )
 
 
 NEAR_PER_CELL = 2  # near misses proposed per option and dimension
@@ -96,7 +109,17 @@ def near_conflicts(statements: list[Statement], limit: int) -> list[tuple[Statem
     rarity = _rarity(statements)
     ranked: list[tuple[float, Statement, Statement]] = []
     seen: set[frozenset[str]] = set()
-    for a, b in combinations(statements, 2):
+    # Only pairs that can come close (research.stages.conflict_pairs).
+    close = near_pairs(
+        statements,
+        rarity,
+        MIN_SHARED / 2,
+        [bool(_YEAR.search(s.text)) for s in statements],
+        [frozenset(f.unit for f in figures(s.text)) for s in statements],
+        [_verdict(s) for s in statements],
+    )
+    for i, j in close:
+        a, b = statements[i], statements[j]
         pair = frozenset((a.quote, b.quote))
         if a.option != b.option or a.site == b.site or pair in seen or _asks(a, b):
             continue

@@ -7,8 +7,10 @@ whether the sources differ in time (and which side describes today), in scope, o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from itertools import combinations
 
 from research.artifacts import (
@@ -65,7 +67,7 @@ def _date(value: str | None) -> date | None:
 
 def topic_of(claim: Claim) -> tuple[str, str, str | None]:
     # Stances are compared within a dimension; typed facts across the whole option.
-    attribute = same_release(claim.attribute)
+    attribute = _same_release(claim.attribute)
     return claim.option, attribute, claim.dimension if claim.kind == "stance" else None
 
 
@@ -132,10 +134,17 @@ def _months(part: str) -> set[int]:
     return {int(part)}
 
 
-def _periods(quote: str) -> set[str]:
-    return {re.sub(r"\s+", " ", m.lower()) for m in _PERIOD.findall(quote)}
+# Claims are compared in pairs: each quote's words are read once.
+_same_release = lru_cache(maxsize=8192)(same_release)
+_number = lru_cache(maxsize=8192)(parse_number)
 
 
+@lru_cache(maxsize=8192)
+def _periods(quote: str) -> frozenset[str]:
+    return frozenset(re.sub(r"\s+", " ", m.lower()) for m in _PERIOD.findall(quote))
+
+
+@lru_cache(maxsize=8192)
 def _without_licences(quote: str) -> str:
     """Licence names carry numbers (Apache-2.0) that are not release versions."""
     for _, pattern in LICENCE_PATTERNS:
@@ -145,8 +154,13 @@ def _without_licences(quote: str) -> str:
 
 def _different_scopes(pattern: re.Pattern[str], a: str, b: str) -> bool:
     """Both statements name a scope (versions, years) and the scopes do not overlap."""
-    scope_a, scope_b = set(pattern.findall(a)), set(pattern.findall(b))
+    scope_a, scope_b = _scopes(pattern, a), _scopes(pattern, b)
     return bool(scope_a and scope_b and not scope_a & scope_b)
+
+
+@lru_cache(maxsize=8192)
+def _scopes(pattern: re.Pattern[str], text: str) -> frozenset[str]:
+    return frozenset(pattern.findall(text))
 
 
 def stance_weight(facts: SourceFacts) -> float:
@@ -166,7 +180,7 @@ _PERIOD = re.compile(
 def _quantity_conflict(a: Claim, b: Claim) -> str | None:
     if _periods(a.quote) != _periods(b.quote):
         return None  # 27 contributors to one release and 40 over a year can both be true
-    x, y = parse_number(a.value), parse_number(b.value)
+    x, y = _number(a.value), _number(b.value)
     if x is None or y is None:
         return "the two sources give different values" if a.value != b.value else None
     if abs(x - y) <= QUANTITY_TOLERANCE * max(abs(x), abs(y)):
@@ -190,7 +204,7 @@ def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> l
     finder (statement_contradictions): one page praising an option's speed and another
     calling its setup painful share a dimension but not a point."""
     pairs: list[tuple[float, Claim, Claim, str]] = []
-    for a, b in combinations(claims, 2):
+    for a, b in same_topic_pairs(claims):
         if a.kind != "fact":
             continue
         note = conflict(a, b, facts[a.source_id], facts[b.source_id])
@@ -205,21 +219,38 @@ def find_contradictions(claims: list[Claim], facts: dict[str, SourceFacts]) -> l
     return _one_per_attribute(pairs, facts)
 
 
+def same_topic_pairs(claims: list[Claim]) -> Iterator[tuple[Claim, Claim]]:
+    """The pairs of claims on one topic, each in the order the claims come: the only pairs
+    `conflict` can find to disagree, so the claims are compared within their topic rather
+    than each with every other."""
+    groups: dict[tuple, list[Claim]] = {}
+    for claim in claims:
+        groups.setdefault(topic_of(claim), []).append(claim)
+    for members in groups.values():
+        yield from combinations(members, 2)
+
+
 def _one_per_attribute(
     pairs: list[tuple[float, Claim, Claim, str]], facts: dict[str, SourceFacts]
 ) -> list[Contradiction]:
     """Six pages giving four sizes are one disagreement about the size: the strongest pair
     stands for it, a page giving a's value joins a's side and any other value b's side."""
     found: dict[tuple, tuple[Contradiction, Claim, list[Claim]]] = {}
+    # A page already on either side is not added again, nor is a claim already there.
+    joined: dict[tuple, set[str]] = {}
+    joined_sources: dict[tuple, set[str]] = {}
     for _, a, b, note in sorted(pairs, key=lambda p: (-p[0], p[1].id, p[2].id)):
         key = topic_of(a)
         if key not in found:
             found[key] = (_contradiction(len(found) + 1, a, b, note, facts), a, [a, b])
+            joined[key], joined_sources[key] = {a.id, b.id}, {a.source_id, b.source_id}
             continue
         record, first, members = found[key]
         for claim in (a, b):
-            if all(m.id != claim.id and m.source_id != claim.source_id for m in members):
+            if claim.id not in joined[key] and claim.source_id not in joined_sources[key]:
                 members.append(claim)
+                joined[key].add(claim.id)
+                joined_sources[key].add(claim.source_id)
                 side = ContradictionSide(
                     claim_id=claim.id, source_id=claim.source_id, quote=claim.quote
                 )

@@ -31,6 +31,7 @@ from research.context import StageContext
 from research.llm import StageLLM
 from research.providers.urls import canonical_url
 from research.stages.lexicon import keywords_for
+from research.stages.near_copies import NearCopyIndex
 from research.stages.sourcekind import classify
 from research.stages.text import contains_term, discover_aliases, has_cjk, mentions, terms
 
@@ -241,12 +242,15 @@ def _copies(ranking: list[Judgement], options: list[str]) -> list[Judgement]:
     the candidates they keep first, best-scored first, then those they call off topic (a
     model may keep one of these, and then a copy of a kept one is dropped)."""
     firsts: list[Candidate] = []
+    index = NearCopyIndex([j.candidate for j in ranking])
     copies: list[Judgement] = []
     for j in ranking:
-        if any(_near_duplicate(f, j.candidate, options) for f in firsts):
+        maybe = index.could_copy(j.candidate)
+        if any(_near_duplicate(firsts[n], j.candidate, options) for n in maybe):
             copies.append(j)
         else:
             firsts.append(j.candidate)
+            index.add(j.candidate)
     return copies
 
 
@@ -348,14 +352,18 @@ def _freshness(published: str | None, today: date) -> tuple[float, str, bool]:
 def _mark_duplicates(judged: list[Judgement], options: list[str]) -> None:
     """Drop later (lower-scored) near-copies of an earlier candidate."""
     firsts: list[Judgement] = []
+    # Only the earlier candidates it could be a copy of (research.stages.near_copies).
+    index = NearCopyIndex([j.candidate for j in judged])
     for j in judged:
         if j.drop is not None:
             continue
+        maybe = (firsts[n] for n in index.could_copy(j.candidate))
         original = next(
-            (f for f in firsts if _near_duplicate(f.candidate, j.candidate, options)), None
+            (f for f in maybe if _near_duplicate(f.candidate, j.candidate, options)), None
         )
         if original is None:
             firsts.append(j)
+            index.add(j.candidate)
         else:
             j.drop = f"near-duplicate of {original.candidate.id} ({original.candidate.url})"
 
@@ -380,4 +388,10 @@ def _similar(a: str, b: str, min_len: int, threshold: float = NEAR_DUPLICATE) ->
     a, b = a.strip().lower(), b.strip().lower()
     if len(a) < min_len or len(b) < min_len:
         return False
-    return SequenceMatcher(None, a, b).ratio() >= threshold
+    # The quick ratios are upper bounds of the ratio, and much cheaper.
+    matcher = SequenceMatcher(None, a, b)
+    return (
+        matcher.real_quick_ratio() >= threshold
+        and matcher.quick_ratio() >= threshold
+        and matcher.ratio() >= threshold
+    )

@@ -4,7 +4,7 @@ names the pages give the options."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from research.artifacts import (
     KeyPoint,
@@ -28,11 +28,15 @@ class Reader:
     plan: Plan
     pages: dict[str, str]
     aliases: dict[str, tuple[str, ...]]
+    # Claims and the contradiction finder both read each key point: it is read once.
+    _read: dict[Point, Reading] = field(default_factory=dict, compare=False, repr=False)
 
     def stances(self, source_id: str, kp: KeyPoint) -> Reading:
         point = self._point(source_id, kp)
-        dims = [d.name for d in self.plan.dimensions]
-        return read_stances(point, self.plan.options, dims, self.aliases)
+        if point not in self._read:
+            dims = [d.name for d in self.plan.dimensions]
+            self._read[point] = read_stances(point, self.plan.options, dims, self.aliases)
+        return self._read[point]
 
     def _point(self, source_id: str, kp: KeyPoint) -> Point:
         stored = self.pages.get(source_id, "")

@@ -64,3 +64,38 @@ def test_bench_llm_prints_each_stages_tokens_for_whole_runs_within_the_target():
     for row in (line.split() for line in lines if line.startswith("  run ")):
         calls, prompt, completion, total = int(row[1]), *(int(v.replace(",", "")) for v in row[3:6])
         assert calls >= 3 and prompt + completion == total
+
+
+def test_fitted_exponent_is_the_slope_of_log_time_against_log_pages():
+    from tools.bench.scale import fitted_exponent
+
+    sizes = [30, 60, 120, 240]
+    assert fitted_exponent(sizes, [0.01 * s for s in sizes]) == pytest.approx(1.0)
+    assert fitted_exponent(sizes, [8e-6 * s * s for s in sizes]) == pytest.approx(2.0)
+    assert fitted_exponent(sizes, [0.5, 0.5, 0.5, 0.5]) == pytest.approx(0.0)
+
+
+def test_bench_scale_prints_every_stages_time_per_size_and_its_exponent():
+    out = io.StringIO()
+    call_command("bench", scale=[6, 3], stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("bench --scale: CPU seconds per stage by pages read")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:-1]}
+    assert rows["pages"] == ["3", "6", "exponent"]
+    assert rows["read"] == ["OK", "3", "6"]  # every page of the local web was read
+    points = [int(v) for v in rows["key"][1:]]
+    assert 0 < points[0] < points[1]  # twice the pages, more key points to compare
+    for stage in ("retrieve", "filter", "deepread", "crosscheck", "decide"):
+        figures = [float(v) for v in rows[stage]]
+        assert len(figures) == 3 and all(t >= 0 for t in figures[:2]), (stage, figures)
+    assert re.fullmatch(
+        r"  filter and cross-validate (within|OVER) the 1\.2 target exponent( \(.*\))?",
+        lines[-1],
+    )
+
+
+def test_bench_scale_refuses_a_single_size():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="at least two different page counts"):
+        call_command("bench", scale=[30], stdout=io.StringIO())

@@ -10,6 +10,11 @@ Then it submits `--queued` runs (20) at once to `--workers` real Celery worker p
 through a Redis of its own, and prints when the first, the median and the last of them
 finished, counted from their submission (tools.bench.queued_runs).
 
+`python manage.py bench --scale`: one run of all five stages at each of 30, 60, 120 and 240
+pages, each stage's CPU time, and the exponent of its growth fitted by least squares on
+log time against log pages (tools.bench.scale); filter and cross-validate should stay near
+linear (at most 1.2).
+
 `python manage.py bench --llm`: model tokens per stage and per run (tools.bench.model_tokens)
 for whole runs in LLM mode against the stub endpoint, with the configured limits (by default
 50 candidates, 30 kept, 30 pages, 30,000 characters, as without a model): over the English
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 class Command(BaseCommand):
@@ -36,6 +41,15 @@ class Command(BaseCommand):
             action="store_true",
             help="instead: count model tokens per stage and per run in LLM mode, against "
             "a stub endpoint on 127.0.0.1",
+        )
+        parser.add_argument(
+            "--scale",
+            nargs="*",
+            type=int,
+            default=None,
+            metavar="PAGES",
+            help="instead: time every stage at each number of pages (default 30 60 120 240) "
+            "and fit each stage's growth exponent",
         )
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
@@ -62,6 +76,14 @@ class Command(BaseCommand):
             from tools.bench.model_tokens import bench_tokens
 
             bench_tokens(self.stdout.write)
+            return
+        if opts["scale"] is not None:
+            from tools.bench.scale import SIZES, ScaleBench
+
+            sizes = opts["scale"] or SIZES
+            if len(set(sizes)) < 2 or min(sizes) < 1:
+                raise CommandError("--scale needs at least two different page counts above 0")
+            ScaleBench(self.stdout.write).run(sizes)
             return
         from tools.bench.stage_times import StageBench
 
