@@ -39,7 +39,9 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         queries=len(plan.queries),
         language=plan.language,
     )
-    candidates = retrieve(plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY)
+    candidates = retrieve(
+        plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY or None
+    )
     store.write_json(CANDIDATES, candidates)
     record_outcomes(
         store, "retrieve", [(c.provider, c.outcome.value) for c in candidates.provider_calls]
