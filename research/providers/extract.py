@@ -21,7 +21,6 @@ import lxml.html
 import trafilatura
 from charset_normalizer import from_bytes
 from lxml.etree import ParserError
-from pypdf import PdfReader
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +217,8 @@ def _text_title(text: str) -> str:
 
 
 def _extract_pdf(body: bytes, content_type: str, url: str) -> _Parts:
+    from pypdf import PdfReader  # a second's fraction to import, for PDFs only
+
     try:
         reader = PdfReader(io.BytesIO(body))
         if reader.is_encrypted:
