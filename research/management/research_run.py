@@ -169,8 +169,10 @@ class ResearchRun:
         if stage is None:
             self.stdout.write("Every stage already has valid output; nothing to run.")
             return
-        # Page extraction's one-off costs, paid while the first stages wait on the network.
-        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+        if STAGES.index(stage) <= STAGES.index("deepread"):
+            # Page extraction's one-off costs, paid while the stages before it wait on the
+            # network.
+            threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
         while stage is not None:
             label = stage_label(stage)
             position = active_stages().index(stage) + 1
