@@ -40,11 +40,10 @@ from research.providers.fetch import HttpFetcher
 from research.providers.search import build_provider
 from research.runs.execute import execute_stage
 from research.store import store_for
-from tools.bench.pages import OPTIONS, TOPICS, long_page, results
+from tools.bench.pages import OPTIONS, TOPICS, page_html, results
 from tools.fakes.localweb import LocalWeb
 
 ROUND_TRIPS = 10  # the five stages' budget, in round trips
-PAGE_CHARS = 8_000  # a page about as long as a documentation page's main text
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
 
 
@@ -76,7 +75,7 @@ class SpreadWeb:
         self.urls = []
         for n in range(pages):
             site = self.sites[n % hosts]
-            self.urls.append(site.add(f"/page/{n}", long_page(n, PAGE_CHARS), delay=latency))
+            self.urls.append(site.add(f"/page/{n}", page_html(n), delay=latency))
         for site in self.sites:
             robots = "User-agent: *\nAllow: /\n"
             site.add("/robots.txt", robots, content_type="text/plain", delay=latency)
@@ -131,7 +130,9 @@ class LatencyBench:
         started = time.perf_counter()
         HttpFetcher.from_settings().fetch(web.urls[0])  # a new fetcher: robots.txt, then page
         figures.add("chain", time.perf_counter() - started)
+        cpu = time.process_time()
         timings, searches, pages_ok = self._stages(web.source)
+        figures.add("stages_cpu", time.process_time() - cpu)
         for stage, seconds in timings.items():
             figures.add(stage, seconds)
         figures.add("stages", sum(timings.values()))
@@ -184,6 +185,10 @@ class LatencyBench:
         self.write(
             f"  {'five stages':<24} {figures.spread('stages')} = "
             f"{_ratio(figures.seconds['stages/'])} {ROUND_TRIPS} round trips"
+        )
+        self.write(
+            f"  {'five stages, CPU time':<24} {figures.spread('stages_cpu')} (this process, "
+            "every thread: what no concurrency hides)"
         )
         for label, name in (
             ("CLI start-up", "cli_start"),
