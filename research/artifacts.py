@@ -9,9 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from research.names import STAGES as STAGES  # the stages, with the artifacts they write
 from research.outcomes import Outcome
-
-STAGES: tuple[str, ...] = ("retrieve", "filter", "deepread", "crosscheck", "decide")
 
 
 class Artifact(BaseModel):

@@ -21,12 +21,15 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import anyio
 import redis
-import redis.asyncio
 from anyio.abc import TaskStatus
 from django.conf import settings
+
+if TYPE_CHECKING:
+    import redis.asyncio
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +109,8 @@ async def listen(
     after that is never missed, or once the first attempt failed, so a server never waits
     for a Redis that is not there.
     """
+    import redis.asyncio  # only a listener needs the asyncio client
+
     started = warned = False
     while True:
         try:

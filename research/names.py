@@ -10,7 +10,8 @@ each is spelled out here once and everything else imports it, the run store's ow
 
 from __future__ import annotations
 
-from research.artifacts import STAGES
+# The pipeline's stages in order (research.artifacts re-exports them with the artifacts).
+STAGES: tuple[str, ...] = ("retrieve", "filter", "deepread", "crosscheck", "decide")
 
 STAGE_LABELS: dict[str, str] = {
     "retrieve": "retrieve",

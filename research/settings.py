@@ -223,7 +223,7 @@ LLM_RESPONSE_FORMAT = env_choice(
 
 # Pipeline limits (DESIGN section 1), the same with a model or without. Reading a page costs
 # the deterministic reader milliseconds and no tokens, so the budget is set by fetch time: 30
-# pages in 4 parallel waves of FETCH_CONCURRENCY, long enough to reach a documentation
+# pages, all in flight at once (FETCH_CONCURRENCY), long enough to reach a documentation
 # page's tables and caveats. A model only adds to what the reader finds: each model step
 # works on a bounded selection of the reader's material (research/stages/filter.py,
 # modelpoints.py, llm_crosscheck/; decisions/model_leans.py), so a run's tokens do not
@@ -242,22 +242,26 @@ FETCH_USER_AGENT = env_str(
     "FETCH_USER_AGENT", "VerdictBot/0.1 (+https://github.com/verdict-research/verdict)"
 )
 FETCH_ALLOWED_NETWORKS = env_networks("FETCH_ALLOWED_NETWORKS")
-FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 8, minimum=1)
+# Pages read at once (every page of a run at the default MAX_PAGES), at most
+# FETCH_PER_HOST of them from one host, as a browser keeps to a few connections a site.
+FETCH_CONCURRENCY = env_int("FETCH_CONCURRENCY", 32, minimum=1)
+FETCH_PER_HOST = env_int("FETCH_PER_HOST", 6, minimum=1)
 # Total seconds for one fetch or one search: DNS, connect, every read, redirect and retry.
 # FETCH_TIMEOUT and SEARCH_TIMEOUT bound one wait; a server that drip-feeds its answer a
 # byte at a time never trips them, the deadline ends it. At the defaults a run whose
-# providers all hang ends in about 90 s at worst: two waves of searches (a provider that
-# times out three times in a row is not asked again in that stage) and MAX_PAGES pages in
-# waves of FETCH_CONCURRENCY.
+# providers all hang ends in about a minute at worst: a wave of searches, another for the
+# replan (a provider that times out three times in a row is not asked again in that stage),
+# and the pages, all at once unless one host serves more than FETCH_PER_HOST of them.
 FETCH_DEADLINE = env_float("FETCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_DEADLINE = env_float("SEARCH_DEADLINE", 15.0, minimum=0.1)
 SEARCH_TIMEOUT = env_float("SEARCH_TIMEOUT", 15.0, minimum=0.1)
 # Bytes of one search answer read at most (SearXNG's JSON, a remote MCP tool's result),
 # counted as it streams: a larger answer is refused (BLOCKED) without being read whole.
 SEARCH_MAX_BYTES = env_int("SEARCH_MAX_BYTES", 2_000_000, minimum=1024)
-# Searches in flight at once per provider: enough to hide latency, few enough that a
-# SearXNG instance or a search API does not rate-limit the run.
-SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 12, minimum=1)
+# Searches in flight at once per provider. 0 (the default): every sub-query of the plan at
+# once, so retrieve takes one search's time; set a number where a SearXNG instance or a
+# search API rate-limits bursts (DuckDuckGo keeps its own lower bound).
+SEARCH_CONCURRENCY = env_int("SEARCH_CONCURRENCY", 0, minimum=0)
 RETRY_TRIES = env_int("RETRY_TRIES", 3, minimum=1)
 RETRY_BASE_DELAY = env_float("RETRY_BASE_DELAY", 0.5, minimum=0.0)
 # Local corpus files larger than this are skipped (and the reason logged), never read whole.

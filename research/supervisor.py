@@ -97,17 +97,18 @@ class Child:
         with self._seen:
             return any(marker in line for line in self.tail)
 
-    def wait_until_ready(self, ready: Callable[[], bool], timeout: float) -> None:
-        """Poll `ready` until it holds; StartFailed if the child exits or time runs out."""
-        deadline = time.monotonic() + timeout
-        while not ready():
-            code = self.exit_code()
-            if code is not None:
-                self._drain()
-                raise StartFailed(self.explain(f"it exited with code {code}"))
-            if time.monotonic() >= deadline:
-                raise StartFailed(self.explain(f"it was not ready after {timeout:.0f}s"))
-            time.sleep(0.1)
+    def is_ready(self, ready: Callable[[], bool], deadline: float, timeout: float) -> bool:
+        """Whether `ready` holds now; StartFailed if the child exited or `deadline` (set
+        `timeout` seconds after the start) has passed."""
+        if ready():
+            return True
+        code = self.exit_code()
+        if code is not None:
+            self._drain()
+            raise StartFailed(self.explain(f"it exited with code {code}"))
+        if time.monotonic() >= deadline:
+            raise StartFailed(self.explain(f"it was not ready after {timeout:.0f}s"))
+        return False
 
     def explain(self, what: str) -> str:
         lines = [line for line in self.tail if line.strip()][-10:]

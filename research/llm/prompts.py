@@ -12,16 +12,20 @@ renders empty instead of failing the stage.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from django.conf import settings
 
 from research import names
 
+if TYPE_CHECKING:
+    import jinja2
+
 
 @cache
 def _environment(directory: str) -> jinja2.Environment:
+    import jinja2  # only a run with a model renders prompts
+
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader(
             [

@@ -19,7 +19,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import lxml.html
-import pypdf
 
 from research.outcomes import Outcome
 from research.providers.base import FetchResult
@@ -238,6 +237,8 @@ def _html_published(tree: lxml.html.HtmlElement) -> str | None:
 
 
 def _read_pdf(path: Path, data: bytes) -> Document:
+    import pypdf  # only a folder with PDFs in it needs the reader
+
     reader = pypdf.PdfReader(io.BytesIO(data))
     if reader.is_encrypted:
         reader.decrypt("")  # many "encrypted" PDFs only restrict printing, with no password

@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import logging
 import re
+import threading
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass
 from datetime import date, datetime
 from urllib.parse import urlsplit
@@ -19,7 +21,6 @@ import lxml.html
 import trafilatura
 from charset_normalizer import from_bytes
 from lxml.etree import ParserError
-from pypdf import PdfReader
 
 log = logging.getLogger(__name__)
 
@@ -87,21 +88,61 @@ def _extractor(content_type: str, body: bytes) -> Callable[[bytes, str, str], _P
     return _extract_text
 
 
+# A page with a table and a date in its metadata, and one whose date is in its text: between
+# them they take the paths a page's first extraction pays for (trafilatura's and htmldate's
+# lazy set-up), so that a worker pays it when it starts, not in a run.
+_WARM_UP_PAGES = (
+    b"<html><head><title>Warm-up</title>"
+    b'<meta property="article:published_time" content="2026-01-02"></head><body><article>'
+    b"<h1>Warm-up</h1><p>A paragraph of text long enough to count as a page's main text, "
+    b"with a second sentence in it.</p><table><tr><th>a</th><th>b</th></tr>"
+    b"<tr><td>1</td><td>2</td></tr></table></article></body></html>",
+    b"<html><body><div><p>Published on 3 February 2026.</p><p>Text.</p></div></body></html>",
+)
+_warm = threading.Event()
+
+
+def warm_up() -> None:
+    """Pay the first extraction's one-off costs now; a process pays them once."""
+    if _warm.is_set():
+        return
+    for body in _WARM_UP_PAGES:
+        # A short domain: trafilatura then reads its list of top-level domains, once.
+        extract_page(body, "text/html; charset=utf-8", "https://ab.org/warm-up", 1_000)
+    _warm.set()
+
+
+def is_warm() -> bool:
+    return _warm.is_set()
+
+
 # --- HTML ----------------------------------------------------------------------------
 
 
 def _extract_html(body: bytes, content_type: str, url: str) -> _Parts:
     html = _XML_DECLARATION.sub("", decode_html(body, content_type), count=1)
+    # Parsed once, the way trafilatura parses a string; the text, the metadata, the date
+    # and the fallbacks all read this one tree (trafilatura and htmldate copy a tree before
+    # they prune it).
+    tree = trafilatura.load_html(html)
+    if tree is None:  # not quite HTML to trafilatura: read what lxml makes of it
+        return _fallback_parts(_parse_html(html), url)
     text = trafilatura.extract(
-        html, url=url, output_format="markdown", include_formatting=True, include_links=False
+        tree, url=url, output_format="markdown", include_formatting=True, include_links=False
     )
-    metadata = trafilatura.extract_metadata(html, default_url=url)
+    metadata = trafilatura.extract_metadata(tree, default_url=url)
     return _Parts(
-        title=getattr(metadata, "title", None) or _html_title(html),
-        text=text or _plain_text(html),
-        published=_iso_date(getattr(metadata, "date", None)) or _find_date(html, url),
+        title=getattr(metadata, "title", None) or _html_title(tree),
+        text=text or _plain_text(tree),
+        published=_iso_date(getattr(metadata, "date", None)) or _find_date(tree, url),
         site=getattr(metadata, "sitename", None) or "",
     )
+
+
+def _fallback_parts(tree: lxml.html.HtmlElement | None, url: str) -> _Parts:
+    if tree is None:
+        return _Parts()
+    return _Parts(title=_html_title(tree), text=_plain_text(tree), published=_find_date(tree, url))
 
 
 def decode_html(body: bytes, content_type: str) -> str:
@@ -128,28 +169,20 @@ def _detect_and_decode(body: bytes) -> str:
         return str(best) if best is not None else body.decode("utf-8", errors="replace")
 
 
-def _html_title(html: str) -> str:
-    tree = _parse_html(html)
-    if tree is None:
-        return ""
+def _html_title(tree: lxml.html.HtmlElement) -> str:
     return (tree.findtext(".//title") or "").strip()
 
 
-def _plain_text(html: str) -> str:
+def _plain_text(tree: lxml.html.HtmlElement) -> str:
     """Every visible text of the page: the fallback when trafilatura finds no main text."""
-    tree = _parse_html(html)
-    if tree is None:
-        return ""
+    tree = deepcopy(tree)  # pruned below; the date is still to be read from the page
     for element in tree.iter(*_NOISE_TAGS):
         element.drop_tree()
     lines = (" ".join(line.split()) for line in tree.text_content().splitlines())
     return "\n".join(line for line in lines if line)
 
 
-def _find_date(html: str, url: str) -> str | None:
-    tree = _parse_html(html)
-    if tree is None:
-        return None
+def _find_date(tree: lxml.html.HtmlElement, url: str) -> str | None:
     # A parsed tree, never a string: htmldate downloads strings that look like URLs.
     found = htmldate.find_date(tree, url=url, extensive_search=True, original_date=True)
     return _iso_date(found)
@@ -184,6 +217,8 @@ def _text_title(text: str) -> str:
 
 
 def _extract_pdf(body: bytes, content_type: str, url: str) -> _Parts:
+    from pypdf import PdfReader  # a second's fraction to import, for PDFs only
+
     try:
         reader = PdfReader(io.BytesIO(body))
         if reader.is_encrypted:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import ssl
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import httpx
@@ -50,7 +51,9 @@ _Robots = Protego | None  # None: no rules, everything allowed
 
 class HttpFetcher:
     """A Fetcher over httpx. Safe to share between threads: each attempt opens its own
-    client, and the per-origin robots.txt cache is guarded by a lock."""
+    client; at most `per_host` requests go to one host at once; and each origin's robots.txt
+    is read once, by the first thread that needs it, while the others for that origin wait
+    for its answer (other origins' threads do not)."""
 
     def __init__(
         self,
@@ -65,6 +68,7 @@ class HttpFetcher:
         deadline: float | None = None,
         resolver: Resolver = resolve,
         ssl_context: ssl.SSLContext | None = None,
+        per_host: int = 6,
     ) -> None:
         self.timeout = timeout  # for each connect and read
         self.deadline = timeout * DEFAULT_DEADLINE_FACTOR if deadline is None else deadline
@@ -77,6 +81,8 @@ class HttpFetcher:
         self._robots_policy = _Policy(min(max_bytes, ROBOTS_MAX_BYTES), None, False)
         self._robots: dict[str, _Robots] = {}
         self._robots_lock = threading.Lock()
+        self._robots_reading: dict[str, threading.Lock] = {}  # one lock per origin
+        self._hosts = HostSlots(per_host)
         # Building an SSL context costs ~50 ms; one shared context keeps a client per
         # attempt cheap.
         self._ssl_context = ssl_context or shared_ssl_context()
@@ -93,6 +99,7 @@ class HttpFetcher:
             tries=settings.RETRY_TRIES,
             base_delay=settings.RETRY_BASE_DELAY,
             deadline=settings.FETCH_DEADLINE,
+            per_host=settings.FETCH_PER_HOST,
         )
 
     def fetch(self, url: str) -> FetchResult:
@@ -132,7 +139,7 @@ class HttpFetcher:
         if refused is not None:
             return refused
         try:
-            with client.stream("GET", url) as response:
+            with self._hosts.slot(url), client.stream("GET", url) as response:
                 return _redirect_target(response) or _read(response, url, policy, call.deadline)
         except httpx.HTTPError as exc:
             return _failure(url, *call.failure(exc))
@@ -166,16 +173,43 @@ class HttpFetcher:
         with self._robots_lock:
             if robots_url in self._robots:
                 return self._robots[robots_url]
-        # Fetched outside the lock so one slow site does not stall the other threads; at
-        # worst two threads read the same robots.txt once each.
-        result = self._follow(client, call, robots_url, self._robots_policy)
-        if result.outcome.retryable:
-            # RFC 9309: an unreachable robots.txt means "do not crawl yet", not "allowed".
-            return _failure(url, result.outcome, f"robots.txt: {result.detail}")
-        rules = _parse_robots(result)
-        with self._robots_lock:
-            self._robots[robots_url] = rules
-        return rules
+            reading = self._robots_reading.setdefault(robots_url, threading.Lock())
+        # One reader per origin: the others wait for its answer instead of asking again,
+        # and no origin waits for another's.
+        if not reading.acquire(timeout=max(0.0, call.deadline.remaining())):
+            detail = f"robots.txt: no answer within {call.deadline.describe()}"
+            return _failure(url, Outcome.TIMEOUT, detail)
+        try:
+            with self._robots_lock:
+                if robots_url in self._robots:
+                    return self._robots[robots_url]
+            result = self._follow(client, call, robots_url, self._robots_policy)
+            if result.outcome.retryable:
+                # RFC 9309: an unreachable robots.txt means "do not crawl yet", not "allowed".
+                return _failure(url, result.outcome, f"robots.txt: {result.detail}")
+            rules = _parse_robots(result)
+            with self._robots_lock:
+                self._robots[robots_url] = rules
+            return rules
+        finally:
+            reading.release()
+
+
+class HostSlots:
+    """At most `per_host` requests to one host at once."""
+
+    def __init__(self, per_host: int) -> None:
+        self.per_host = max(1, per_host)
+        self._lock = threading.Lock()
+        self._slots: dict[str, threading.BoundedSemaphore] = {}
+
+    @contextmanager
+    def slot(self, url: str) -> Iterator[None]:
+        host = (httpx.URL(url).host or "").lower()
+        with self._lock:
+            slots = self._slots.setdefault(host, threading.BoundedSemaphore(self.per_host))
+        with slots:
+            yield
 
 
 def _parse_robots(result: FetchResult) -> _Robots:

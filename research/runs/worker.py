@@ -1,18 +1,28 @@
-"""What a Celery worker does besides running stage tasks: when it is ready, it resumes the
-runs a dead worker left mid-stage and starts its recovery loop; when it shuts down, it
-stops the loop. Celery loads this module through its `imports` setting (CELERY_IMPORTS)."""
+"""What a Celery worker does besides running stage tasks: when it starts, it pays the first
+page extraction's one-off costs (before its pool forks, so every child starts warm); when it
+is ready, it resumes the runs a dead worker left mid-stage and starts its recovery loop;
+when it shuts down, it stops the loop. Celery loads this module through its `imports`
+setting (CELERY_IMPORTS)."""
 
 from __future__ import annotations
 
 import logging
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_init, worker_process_init, worker_ready, worker_shutdown
 from django.conf import settings
 
+from research.providers.extract import warm_up
 from research.runs.loop import RecoveryLoop
 from research.runs.recovery import recover_orphaned_runs
 
 logger = logging.getLogger(__name__)
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _warm_up_extraction(**_: object) -> None:
+    # Once per process: a child forked from a warm parent finds it done.
+    warm_up()
 
 
 @worker_ready.connect

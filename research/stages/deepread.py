@@ -1,4 +1,4 @@
-"""Stage 3: fetch the best kept pages in parallel, store their main text, note key points."""
+"""Stage 3: fetch the best kept pages, all at once, store their main text, note key points."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def deep_read(
     filtered: Filtered,
     fetcher: Fetcher,
     ctx: StageContext,
-    workers: int = 8,
+    workers: int = 32,
     llm: StageLLM | None = None,
     records: list[PrimaryRecordDoc] | None = None,
 ) -> DeepRead:
@@ -72,8 +72,7 @@ def deep_read(
         ids=[c.id for c in chosen],
         reason="best-scored pages, taken in turn for each option so none is left out",
     )
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen) or 1))) as pool:
-        results = list(pool.map(lambda c: _read_one(plan, c, fetcher), chosen))
+    results = _read_all(plan, chosen, fetcher, workers)
     _mark_syndicated_copies(results)
     aliases, readings = _note_key_points(plan, filtered, results, WIDER_NET if llm else MIN_SCORE)
     if any(aliases.values()):
@@ -213,6 +212,31 @@ def _shingles(text: str, size: int = 5) -> set[int]:
 
 def _jaccard(a: set[int], b: set[int]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _read_all(
+    plan: Plan, chosen: list[KeptCandidate], fetcher: Fetcher, workers: int
+) -> list[tuple[SourceNotes, str | None]]:
+    """Every chosen page in flight at once, up to `workers` (the fetcher keeps its own bound
+    per host); the results in the chosen order, whatever order they arrive in."""
+    if not chosen:
+        return []
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen)))) as pool:
+        # Started host by host in turn, so that pages waiting for a busy host's slot do not
+        # hold every thread while other hosts' pages wait to start.
+        futures = {i: pool.submit(_read_one, plan, chosen[i], fetcher) for i in _by_host(chosen)}
+        return [futures[i].result() for i in range(len(chosen))]
+
+
+def _by_host(chosen: list[KeptCandidate]) -> list[int]:
+    """The positions of `chosen`, taking one page of each host in turn."""
+    queues: dict[str, list[int]] = {}
+    for i, cand in enumerate(chosen):
+        queues.setdefault(urlsplit(cand.url).hostname or "", []).append(i)
+    order: list[int] = []
+    while any(queues.values()):
+        order += [q.pop(0) for q in queues.values() if q]
+    return order
 
 
 def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[SourceNotes, str | None]:

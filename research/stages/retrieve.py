@@ -21,18 +21,21 @@ def retrieve(
     providers: Mapping[str, SearchProvider],
     ctx: StageContext,
     previous: Candidates | None = None,
-    concurrency: int = 1,
+    concurrency: int | None = None,
 ) -> Candidates:
     """Collect at most plan.limits.max_candidates candidates, one per canonical URL.
 
-    Each provider has at most `concurrency` searches in flight. Results are merged in plan
+    Each provider has at most `concurrency` searches in flight (None: every sub-query of
+    the plan at once, so retrieve takes about one search's time), and never more than the
+    provider's own `max_in_flight`. Results are merged in plan
     order whatever order they finish in, so the artifact and the log do not depend on
     timing. Hits are taken round-robin across queries, so every option x dimension gets a
     share of the candidate budget instead of the first query taking it all.
     """
     calls: list[ProviderCall] = list(previous.provider_calls) if previous else []
     per_query: list[list[Candidate]] = []
-    for query, name, hits, call in _search_all(plan.queries, providers, concurrency):
+    bound = concurrency or max(1, len(plan.queries))
+    for query, name, hits, call in _search_all(plan.queries, providers, bound):
         calls.append(call)
         _record_failure(call, ctx)
         per_query.append([_candidate(h, name, query, rank) for rank, h in enumerate(hits, 1)])

@@ -13,10 +13,12 @@ pytestmark = pytest.mark.django_db
 
 def test_bench_prints_retrieve_time_as_a_multiple_of_one_search():
     out = io.StringIO()
-    call_command("bench", pages=3, latency=0.05, search_latency=0.1, queued=0, stdout=out)
+    call_command(
+        "bench", pages=3, latency=0.05, search_latency=0.1, queued=0, floor_runs=0, stdout=out
+    )
     line = next(line for line in out.getvalue().splitlines() if "retrieve:" in line)
     figures = re.fullmatch(
-        r"  retrieve: (\d+) searches, 100 ms latency each \| \d+ in flight per provider: +"
+        r"  retrieve: (\d+) searches, 100 ms latency each \| (?:\d+|all) in flight per provider: +"
         r"(\d+\.\d\d) x search latency \| one at a time: +(\d+\.\d\d) x",
         line,
     )
@@ -31,7 +33,7 @@ def test_bench_prints_retrieve_time_as_a_multiple_of_one_search():
 @pytest.mark.django_db(transaction=True)
 def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
     out = io.StringIO()
-    call_command("bench", pages=2, latency=0.02, queued=4, workers=2, stdout=out)
+    call_command("bench", pages=2, latency=0.02, queued=4, workers=2, floor_runs=0, stdout=out)
     line = next(line for line in out.getvalue().splitlines() if "queued:" in line)
     figures = re.fullmatch(
         r"  queued: 4 runs submitted at once to 2 workers \| first done +([\d.]+) s \| "
@@ -41,6 +43,34 @@ def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
     assert figures, line  # no run failed: the line would say so
     first, median, last, _alone = (float(v) for v in figures.groups())
     assert 0 < first <= median <= last
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_bench_prints_each_part_of_a_run_against_its_floor_of_round_trips():
+    out = io.StringIO()
+    call_command(
+        "bench", pages=2, latency=0.05, queued=0, floor_runs=2, floor_pages=4, hosts=2, stdout=out
+    )
+    text = out.getvalue()
+    assert "latency floor: 50 ms a request, 4 pages on 2 hosts" in text
+    assert "pages read OK [4, 4]; min / median / max of 2" in text
+    spread = r"(\d+) / +(\d+) / +(\d+) ms"
+    ratio = r"(\d+\.\d\d) / (\d+\.\d\d) / (\d+\.\d\d) x"
+    for label, against in (
+        ("retrieve", "one search"),
+        ("deep-read", "one robots \\+ page chain"),
+        ("five stages", "10 round trips"),
+    ):
+        line = re.search(rf"^  {label} +{spread} = {ratio} {against}$", text, re.M)
+        assert line, (label, text)
+        low, mid, high = (float(v) for v in line.groups()[3:])
+        assert 0 < low <= mid <= high
+    for label in ("CLI start-up", "CLI exit", "CLI whole process", "CLI research --help"):
+        line = re.search(rf"^  {label} +{spread}$", text, re.M)
+        assert line, (label, text)
+        low, mid, high = (int(v) for v in line.groups())
+        assert low <= mid <= high
 
 
 def test_bench_llm_prints_each_stages_tokens_for_whole_runs_within_the_target():

@@ -6,6 +6,7 @@ import io
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -199,7 +200,9 @@ def test_bad_input_is_refused_with_a_one_line_message(args, message, runs_dir, a
     assert list(runs_dir.iterdir()) == [], "a refused command must not start a run"
 
 
-def manage(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def manage(
+    tmp_path: Path, *args: str, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """`manage.py ARGS` in a process of its own, with its own database and runs folder."""
     env = {
         **os.environ,
@@ -208,7 +211,7 @@ def manage(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         "DJANGO_SUPERUSER_PASSWORD": "not-a-shared-default-1",
     }
     return subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, *python, "manage.py", *args],
         cwd=settings.BASE_DIR,
         env=env,
         capture_output=True,
@@ -469,3 +472,45 @@ def test_a_bad_dimension_in_its_cli_form_says_what_is_wrong(spec: str, message: 
     form = Submission(question=QUESTION, dimensions=[_split_dimension(spec)], sources=[LOCAL])
     with pytest.raises(QuestionInvalid, match=message):
         clean_question(form, trusted_sources=True)
+
+
+# --- the process --------------------------------------------------------------------------
+
+
+def imported(stderr: str) -> set[str]:
+    """The modules `python -X importtime` reports a process imported."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if "| " in line}
+
+
+def test_help_answers_without_loading_the_run_engine(tmp_path):
+    proc = manage(tmp_path, "research", "--help", python=("-X", "importtime"))
+    assert proc.returncode == 0
+    assert "--from-stage STAGE" in proc.stdout
+    modules = imported(proc.stderr)
+    assert "research.names" in modules  # the stage names, for --from-stage
+    assert not modules & {"research.services", "research.runs.execute", "research.web.views"}
+
+
+def test_a_run_imports_no_client_it_does_not_use_and_exits_with_everything_written(tmp_path):
+    assert manage(tmp_path, "migrate", "--noinput").returncode == 0
+    assert manage(tmp_path, "ensure_admin").returncode == 0
+    out = tmp_path / "report.md"
+    proc = manage(
+        tmp_path,
+        "research",
+        QUESTION,
+        "--source",
+        LOCAL,
+        "--out",
+        str(out),
+        python=("-X", "importtime"),
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines()[-1].startswith("Confidence: ")
+    assert "## Score matrix" in out.read_text(encoding="utf-8")
+    # No MCP source, no PDF in the folder, no DuckDuckGo: none of their clients was loaded.
+    top_level = {m.split(".")[0] for m in imported(proc.stderr)}
+    assert not top_level & {"mcp", "mcp_types", "pypdf", "ddgs", "uvicorn"}
+    # The process ended at once, but only after the database had the run's end.
+    with sqlite3.connect(tmp_path / "cli.sqlite3") as db:
+        assert db.execute("SELECT status FROM research_run").fetchall() == [("done",)]

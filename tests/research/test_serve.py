@@ -218,6 +218,27 @@ def test_a_child_that_fails_to_start_is_named_with_its_own_words_and_the_rest_st
     wait_gone(others, "the Redis and worker started before it to stop")
 
 
+# --- starting -------------------------------------------------------------------------------
+
+
+def test_the_three_start_together_and_each_is_reported_ready_as_it_becomes_so(serve):
+    server = serve()
+    server.wait_for("Verdict is running at")
+    lines = [line.strip() for line in server.out]
+    titles = ("The embedded Redis", "The Celery worker", "The web server")
+    started = [lines.index(f"Starting {t[0].lower()}{t[1:]}...") for t in titles]
+    ready = [
+        next(i for i, line in enumerate(lines) if line.startswith(f"{t} is ready ("))
+        for t in titles
+    ]
+    running = next(i for i, line in enumerate(lines) if "Verdict is running at" in line)
+    # Every process was started before any was waited for, and all were ready before the
+    # address was given.
+    assert max(started) < min(ready)
+    assert max(ready) < running
+    assert get(server.web_port, "/accounts/login/") == 200
+
+
 # --- stopping -------------------------------------------------------------------------------
 
 

@@ -141,7 +141,7 @@ class StageBench:
     ) -> None:
         self.write(
             f"  retrieve: {parallel['searches']} searches, {search_latency * 1000:.0f} ms "
-            f"latency each | {workers} in flight per provider: "
+            f"latency each | {workers or 'all'} in flight per provider: "
             f"{parallel['retrieve'] / search_latency:4.2f} x search latency | one at a time: "
             f"{sequential['retrieve'] / search_latency:4.2f} x"
         )

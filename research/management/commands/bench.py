@@ -6,6 +6,11 @@ one page's latency (near 1x with parallel fetches, N x for a sequential reader),
 retrieve's against one search's latency (about ceil(sub-queries / searches in flight) x,
 where one search at a time takes one x per sub-query).
 
+First, the latency floor (tools.bench.latency): every request of a local web spread over
+several hosts takes --latency, and it prints retrieve against one search, deep-read against
+one robots.txt + page chain, the five stages against ten round trips, and the whole
+`manage.py research` process (start-up, stages, exit), min / median / max of --floor-runs.
+
 Then it submits `--queued` runs (20) at once to `--workers` real Celery worker processes (2)
 through a Redis of its own, and prints when the first, the median and the last of them
 finished, counted from their submission (tools.bench.queued_runs).
@@ -70,6 +75,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "--workers", type=int, default=2, help="worker processes for the queued runs"
         )
+        parser.add_argument(
+            "--floor-runs",
+            type=int,
+            default=3,
+            metavar="N",
+            help="time the five stages and the command line N times over a local web where "
+            "every request takes --latency, and print min / median / max (default 3; 0 "
+            "skips it)",
+        )
+        parser.add_argument(
+            "--floor-pages", type=int, default=24, help="pages read in the latency-floor runs"
+        )
+        parser.add_argument(
+            "--hosts", type=int, default=6, help="hosts the latency-floor pages are spread over"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["llm"]:
@@ -85,8 +105,13 @@ class Command(BaseCommand):
                 raise CommandError("--scale needs at least two different page counts above 0")
             ScaleBench(self.stdout.write).run(sizes)
             return
+        from tools.bench.latency import LatencyBench
         from tools.bench.stage_times import StageBench
 
+        if opts["floor_runs"] > 0:
+            LatencyBench(self.stdout.write).run(
+                opts["floor_pages"], opts["hosts"], opts["latency"], opts["floor_runs"]
+            )
         StageBench(self.stdout.write).run(
             opts["pages"], opts["latency"], opts["search_latency"], opts["queued"], opts["workers"]
         )

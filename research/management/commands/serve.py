@@ -2,8 +2,8 @@
 the ASGI web server, started together and stopped together.
 
 Before starting anything it checks that the ports are free and an external Redis answers.
-Each child must show it is ready (Redis answers, the worker says "ready.", the web server
-accepts connections) before the next starts; one that exits or hangs stops everything
+Then it starts all three at once and says each is ready as it shows it is (Redis answers,
+the worker says "ready.", the web server listens); one that exits or hangs stops everything
 with a message naming it and quoting its last lines. See research/supervisor.py for why no
 child outlives this command, even when it is killed with SIGKILL.
 """
@@ -159,6 +159,9 @@ class Command(BaseCommand):
         return children
 
     def _start(self, children: list[Child], opts: dict[str, Any], redis_url: str) -> None:
+        """Start every child at once, then say each is ready as it becomes so. The worker
+        and the web server take seconds to load; Redis is up in a fraction of one, and the
+        worker connects to it (retrying) only once it has loaded."""
         checks = {
             "redis": lambda: _answers(redis_url),
             "worker": lambda: by_name["worker"].said(" ready."),
@@ -168,10 +171,21 @@ class Command(BaseCommand):
         for child in children:
             self.stdout.write(f"Starting {child.title[0].lower()}{child.title[1:]}...")
             child.start()
-            try:
-                child.wait_until_ready(checks[child.name], opts["start_timeout"])
-            except StartFailed as exc:
-                raise CommandError(_with_hint(str(exc), opts)) from exc
+        started = time.monotonic()
+        timeout = opts["start_timeout"]
+        waiting = list(children)
+        while waiting:
+            for child in list(waiting):
+                try:
+                    ready = child.is_ready(checks[child.name], started + timeout, timeout)
+                except StartFailed as exc:
+                    raise CommandError(_with_hint(str(exc), opts)) from exc
+                if ready:
+                    waiting.remove(child)
+                    took = time.monotonic() - started
+                    self.stdout.write(f"{child.title} is ready ({took:.1f} s)")
+            if waiting:
+                time.sleep(0.1)
 
     def _supervise(self, children: list[Child]) -> None:
         while True:

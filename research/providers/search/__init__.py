@@ -12,12 +12,6 @@ from urllib.parse import urlsplit
 
 from research.providers.base import SearchProvider
 from research.providers.mcp_sources import McpSourceError, Server, tool_spec
-from research.providers.primary.registry import UnknownPrimarySource
-from research.providers.primary.registry import parse_spec as parse_primary
-from research.providers.search.ddgs_provider import DdgsProvider
-from research.providers.search.local import LocalCorpus
-from research.providers.search.mcp_remote import McpSearchProvider
-from research.providers.search.searxng import SearxngProvider
 
 KINDS = ("local", "searxng", "ddgs", "mcp", "primary")
 _USAGE = "use local:DIR, searxng:URL, ddgs, mcp:NAMESPACE.TOOL or primary:NAME"
@@ -43,6 +37,9 @@ def parse_source(spec: str) -> tuple[str, str]:
         server, tool = _remote_tool(argument, spec)
         return kind, f"{server.namespace}.{tool}"
     if kind == "primary":
+        from research.providers.primary.registry import UnknownPrimarySource
+        from research.providers.primary.registry import parse_spec as parse_primary
+
         try:
             return kind, parse_primary(spec)
         except UnknownPrimarySource as exc:
@@ -81,7 +78,11 @@ def build_provider(
     if kind == "primary":
         raise SourceSpecError(f"source {spec!r} is asked per option by the plan, not searched")
     deadline = settings.SEARCH_DEADLINE
+    # Each provider's module is imported when a run uses it: the MCP client alone takes half
+    # a second to import, and a run from the command line pays every import it makes.
     if kind == "local":
+        from research.providers.search.local import LocalCorpus
+
         return LocalCorpus(
             argument,
             index_dir=settings.LOCAL_INDEX_DIR,
@@ -90,11 +91,15 @@ def build_provider(
         )
     timeout, tries, base_delay = _network_settings(timeout, tries, base_delay)
     if kind == "mcp":
+        from research.providers.search.mcp_remote import McpSearchProvider
+
         server, tool = _remote_tool(argument, spec)
         return McpSearchProvider(
             server, tool, tries=tries, base_delay=base_delay, deadline=deadline
         )
     if kind == "searxng":
+        from research.providers.search.searxng import SearxngProvider
+
         return SearxngProvider(
             argument,
             timeout,
@@ -105,6 +110,8 @@ def build_provider(
             allowed_networks=settings.FETCH_ALLOWED_NETWORKS,
             max_bytes=settings.SEARCH_MAX_BYTES,
         )
+    from research.providers.search.ddgs_provider import DdgsProvider
+
     return DdgsProvider(timeout, tries, base_delay, deadline=deadline)
 
 

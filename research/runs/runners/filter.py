@@ -56,7 +56,7 @@ def _replan(
         providers_for(plan),
         ctx,
         previous=candidates,
-        concurrency=settings.SEARCH_CONCURRENCY,
+        concurrency=settings.SEARCH_CONCURRENCY or None,
     )
     store.write_json(CANDIDATES, candidates)
     # The replan's searches are the filter stage's provider calls: the manifest counts

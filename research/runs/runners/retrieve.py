@@ -43,7 +43,9 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         queries=len(plan.queries),
         language=plan.language,
     )
-    candidates = retrieve(plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY)
+    candidates = retrieve(
+        plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY or None
+    )
     candidates = candidates.model_copy(
         update={"records": records, "provider_calls": [*asked, *candidates.provider_calls]}
     )

@@ -5,19 +5,39 @@ Pure functions, no Django: the plan itself (build), the options read from a ques
 against the plan (model_queries).
 """
 
-from research.stages.plan.build import broaden, build_plan
-from research.stages.plan.model_queries import decompose
-from research.stages.plan.options import extract_options
-from research.stages.plan.rules import (
-    DEFAULT_PRESET,
-    MAX_DIMENSIONS,
-    MAX_NAME_CHARS,
-    MAX_OPTIONS,
-    MAX_QUESTION_CHARS,
-    MIN_OPTIONS,
-    PRESETS,
-    PlanError,
-)
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use: the command line reads PRESETS (rules) to describe its arguments,
+# and need not load the model's side of planning to do so.
+_HOMES = {
+    "broaden": "build",
+    "build_plan": "build",
+    "decompose": "model_queries",
+    "extract_options": "options",
+    **dict.fromkeys(
+        (
+            "DEFAULT_PRESET",
+            "MAX_DIMENSIONS",
+            "MAX_NAME_CHARS",
+            "MAX_OPTIONS",
+            "MAX_QUESTION_CHARS",
+            "MIN_OPTIONS",
+            "PRESETS",
+            "PlanError",
+        ),
+        "rules",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+
 
 __all__ = [
     "DEFAULT_PRESET",

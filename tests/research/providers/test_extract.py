@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import threading
+
 from research.providers.extract import ExtractedPage, extract_page, normalise, truncate
 
 ARTICLE = """<!doctype html>
@@ -204,3 +206,63 @@ def test_it_does_not_mark_text_that_fits_as_truncated() -> None:
 
 def test_it_collapses_runs_of_blank_lines_and_trailing_spaces() -> None:
     assert normalise("a  \r\n\r\n\r\n\r\nb\n\n\n\nc\n") == "a\n\nb\n\nc"
+
+
+class Parses:
+    """Counts how often the page itself is handed to an HTML parser, by trafilatura, htmldate
+    or lxml. (trafilatura's comparison with its readability port parses a serialised copy of
+    its cleaned tree, not the page, and is not counted.)"""
+
+    def __init__(self, monkeypatch, page: str) -> None:
+        import htmldate.utils
+        import lxml.html
+        import trafilatura.utils
+
+        self.page = page
+        self.count = 0
+        self._inside = threading.local()
+        for module, name in (
+            (trafilatura.utils, "fromstring"),
+            (htmldate.utils, "fromstring"),
+            (lxml.html, "fromstring"),
+            (lxml.html, "document_fromstring"),
+        ):
+            monkeypatch.setattr(module, name, self._counting(getattr(module, name)))
+
+    def _counting(self, parse):
+        def counted(html, *args, **kwargs):
+            if getattr(self._inside, "parsing", False):  # lxml's fromstring calls its own
+                return parse(html, *args, **kwargs)
+            if html in (self.page, self.page.encode()):
+                self.count += 1
+            self._inside.parsing = True
+            try:
+                return parse(html, *args, **kwargs)
+            finally:
+                self._inside.parsing = False
+
+        return counted
+
+
+UNDATED = """<html><head><title>Release notes</title></head><body><article>
+<h1>Release notes</h1><p>Published on 3 February 2026 by the maintainers.</p>
+<p>Version 3.2 adds a plugin API and keeps the licence unchanged.</p>
+<table><tr><th>version</th><th>licence</th></tr><tr><td>3.2</td><td>MIT</td></tr></table>
+</article></body></html>"""
+
+
+def test_a_page_is_parsed_once_for_its_text_metadata_date_and_tables(monkeypatch) -> None:
+    parses = Parses(monkeypatch, UNDATED)
+    page = extract_page(UNDATED.encode(), "text/html", "https://notes.example/3-2", 5_000)
+    # The date comes from the page's text, so the date search ran on it too.
+    assert (page.title, page.published) == ("Release notes", "2026-02-03")
+    assert "| 3.2 | MIT |" in page.text
+    assert parses.count == 1
+
+
+def test_a_page_without_main_text_is_still_parsed_once(monkeypatch) -> None:
+    html = "<html><head><title>Menu</title></head><body><nav>Home</nav></body></html>"
+    parses = Parses(monkeypatch, html)
+    page = extract_page(html.encode(), "text/html", "https://notes.example/", 5_000)
+    assert (page.title, page.text) == ("Menu", "Home")
+    assert parses.count == 1

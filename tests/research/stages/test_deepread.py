@@ -4,13 +4,14 @@ pages are stored, and quotes point exactly into the stored text."""
 from __future__ import annotations
 
 import ipaddress
-import time
+import threading
 
 import pytest
 
 from research.artifacts import Dimension, Filtered, KeptCandidate, Limits, Plan, SubQuery
 from research.context import StageContext
 from research.outcomes import Outcome
+from research.providers.base import FetchResult
 from research.providers.fetch import HttpFetcher
 from research.stages.deepread import deep_read
 from tests.testweb import TestWeb
@@ -189,20 +190,30 @@ def test_the_log_records_the_outcome_of_every_page(mixed_web):
     assert read == {mixed_web[name]: outcome.value for name, outcome in EXPECTED.items()}
 
 
-def test_pages_are_fetched_in_parallel(testweb: TestWeb):
-    delay = 0.5
-    urls = [
-        testweb.add(
-            f"/doc/{n}", article(f"Alderstream notes {n}", tag=f" of part {n}"), delay=delay
-        )
-        for n in range(4)
-    ]
-    started = time.monotonic()
-    result = deep_read(make_plan(), kept(urls), fetcher(timeout=5.0), StageContext(), workers=8)
-    elapsed = time.monotonic() - started
-    assert [s.status for s in result.notes.sources] == [Outcome.OK] * 4
-    # One after another this would take at least 4 x 0.5 s.
-    assert elapsed < 1.5, f"4 pages took {elapsed:.2f}s"
+class AnsweringInReverse:
+    """A fetcher whose pages answer only after the next page in the list has answered, so
+    they finish last to first; it answers at all only if every page is in flight at once."""
+
+    def __init__(self, urls: list[str]) -> None:
+        self.urls = urls
+        self.answered = {url: threading.Event() for url in urls}
+
+    def fetch(self, url: str) -> FetchResult:
+        later = self.urls[self.urls.index(url) + 1 :]
+        if later and not self.answered[later[0]].wait(5.0):
+            return FetchResult(url, Outcome.TIMEOUT, detail="the next page never answered")
+        self.answered[url].set()
+        body = article(f"Alderstream notes {url}", tag=f" of {url}").encode()
+        return FetchResult(url, Outcome.OK, url, 200, "text/html; charset=utf-8", body)
+
+
+def test_the_notes_follow_the_chosen_order_whatever_order_the_pages_arrive_in():
+    urls = [f"https://site{n}.example/alderstream/{n}" for n in range(12)]
+    ctx = StageContext()
+    result = deep_read(make_plan(max_pages=12), kept(urls), AnsweringInReverse(urls), ctx)
+    assert [s.status for s in result.notes.sources] == [Outcome.OK] * 12
+    assert [s.url for s in result.notes.sources] == urls
+    assert [e["url"] for e in ctx.events if e["event"] == "page_read"] == urls
 
 
 def test_every_page_read_records_its_dates_and_where_they_came_from(testweb: TestWeb):

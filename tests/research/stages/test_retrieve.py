@@ -156,6 +156,15 @@ def test_each_provider_has_its_bound_of_searches_in_flight_and_never_more(bound:
     assert [p.most for p in providers.values()] == [bound, bound]
 
 
+def test_by_default_every_sub_query_of_the_plan_is_in_flight_at_once():
+    plan = make_plan(14)
+    providers = {"web": Gathering(14), "local": Gathering(14)}
+    result = retrieve(plan, providers, StageContext())
+    # Each call waited until all 14 of its provider's calls had started together.
+    assert {c.outcome for c in result.provider_calls} == {Outcome.OK}
+    assert [p.most for p in providers.values()] == [14, 14]
+
+
 def test_the_result_follows_the_plan_even_when_later_queries_finish_first():
     plan = make_plan(6)
     provider = FinishingInReverse(texts(plan))
