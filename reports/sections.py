@@ -102,7 +102,7 @@ def _cause(
     t: Strings,
 ) -> str:
     said = narrative.cause(x, claims, numbers, strength)
-    return Md(t("sentence_sep") + t.say(said.key, said.params)) if said else Md("")
+    return Md(t("then_sentence", sentence=t.say(said.key, said.params))) if said else Md("")
 
 
 def source_lines(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dict[str, Any]]:

@@ -12,14 +12,16 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext, gettext_lazy
 
 from research.providers.mcp_sources import McpSourceError, tool_spec
 
+# What kind of source each is, in the words of the page (or report) that names it.
 KIND_LABELS = {
-    "local": "local documents",
-    "searxng": "web search (SearXNG)",
-    "ddgs": "web search (DuckDuckGo)",
-    "mcp": "knowledge base (MCP)",
+    "local": gettext_lazy("local documents"),
+    "searxng": gettext_lazy("web search (SearXNG)"),
+    "ddgs": gettext_lazy("web search (DuckDuckGo)"),
+    "mcp": gettext_lazy("knowledge base (MCP)"),
 }
 
 
@@ -90,7 +92,7 @@ def label_for(spec: str) -> str:
     for choice in configured_sources():
         if choice.spec == spec:
             return choice.label
-    return KIND_LABELS.get(kind_of(spec), "source")
+    return str(KIND_LABELS.get(kind_of(spec), gettext("source")))
 
 
 def _named_by_kind(specs: list[str]) -> dict[str, str]:

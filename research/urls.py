@@ -4,5 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("research.web.account_urls")),
+    # The header's language switch: Django's set_language (POST, with the CSRF token).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("research.web.urls")),
 ]

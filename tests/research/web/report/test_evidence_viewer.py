@@ -105,7 +105,7 @@ def test_a_chinese_source_gets_chinese_labels(install, ada_client):
     run = install("zh")
     src = store_for(run.run_id).read_model("round_3_notes.json", Notes).ok_sources()[0]
     html = viewer(ada_client, run.run_id, src.source_id).content.decode()
-    assert '<html lang="zh-CN">' in html
+    assert '<html lang="zh-Hans">' in html
     assert "返回报告" in html and "原始链接" in html and "本页被引用的原文" in html
 
 
