@@ -126,10 +126,15 @@ def gap_reason(option: str, dims: list[str], reading: Reading, language: str = "
     return said.format(option=option, dims=shown, n=len(unread), listed=text["sep"].join(listed))
 
 
-def explain_gaps(cells: list[ScoreCell], reading: Reading, language: str = "en") -> list[ScoreCell]:
-    """Each missing cell carries the reason it is missing."""
+def explain_gaps(
+    cells: list[ScoreCell], reading: Reading, language: str = "en", offline: str = ""
+) -> list[ScoreCell]:
+    """Each missing cell carries the reason it is missing: no search could be made, when
+    none could."""
     return [
-        c.model_copy(update={"notes": [gap_reason(c.option, [c.dimension], reading, language)]})
+        c.model_copy(
+            update={"notes": [offline or gap_reason(c.option, [c.dimension], reading, language)]}
+        )
         if c.missing
         else c
         for c in cells
@@ -156,6 +161,7 @@ def missing_information(
     *,
     today: date | None = None,
     language: str = "en",
+    offline: str = "",
 ) -> list[str]:
     """Sentences in a fixed order: missing cells, thinly backed cells, options without a
     primary source, contradictions, unreadable sources, then cells whose evidence is all old.
@@ -168,7 +174,8 @@ def missing_information(
     counted = evidence(crosscheck.claims, sources)
     primary = options_with_primary(counted, sources)
     return [
-        *_gaps(cells, reading, language),
+        # No search could be made: one sentence says why, not one per option.
+        *([offline] if offline else _gaps(cells, reading, language)),
         *_thin(cells, counted, sources, text),
         *(text["no_primary"].format(o=o) for o in options if o not in primary),
         *(_disagreement(x, claims, text, language) for x in crosscheck.contradictions),

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
@@ -324,3 +325,11 @@ def plain_error(stage: str, error: str) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
+
+
+def run_searches(run: Run) -> Searches | None:
+    """How the run's searches went (decisions.searches), once retrieve has written them."""
+    try:
+        return searches(readers.candidates(store_for(run.run_id)).provider_calls)
+    except (StoreError, OSError, ValueError):
+        return None

@@ -129,7 +129,6 @@ DECIDE: dict[str, Any] = {
     "nothing": gettext_noop(
         "No evidence about any option could be verified, so nothing is recommended."
     ),
-    "unreachable": gettext_noop("{n} searches or pages could not be reached."),
     "top": gettext_noop(
         "{option} has the highest weighted total, {total:.1f}/100, with evidence on "
         "{covered} of {dims} dimensions, {share}% of the weight."
@@ -143,9 +142,7 @@ DECIDE: dict[str, Any] = {
     "lead": gettext_noop("It leads {runner} ({total:.1f}) by {gap:.1f} points."),
     "best": gettext_noop("On {dim} it scores {score:.1f} (claims {ids})."),
     "page": gettext_noop("{url}: {status}"),
-    "provider": gettext_noop("search provider {provider}: {outcome} for {n} {queries}"),
-    "query": gettext_noop("query"),
-    "queries": gettext_noop("queries"),
+    "provider": gettext_noop("{provider}: {failed} ({outcome})"),
     "not_read": gettext_noop("{title} ({url})"),
 }
 
@@ -358,6 +355,7 @@ REPORT: dict[str, str] = {
         "independent sites ({cites})."
     ),
     "reason_nothing_read": gettext_noop("No source could be read, so nothing is recommended."),
+    "sentence": gettext_noop("{sentence}"),
     "reason_nothing_verified": gettext_noop(
         "No claim about any option could be verified in the sources "
         "read ({cites}), so nothing is recommended."
@@ -464,6 +462,7 @@ REPORT: dict[str, str] = {
         "corroboration (share of scored cells backed by two or more independent sites)"
     ),
     "not_recorded": gettext_noop("not recorded"),
+    "no_claim_part": gettext_noop("none: no claim to measure"),
     "how_computed": gettext_noop("How it was computed: {method}"),
     "verified": gettext_noop(
         "All {count} claims in this report were checked to appear verbatim in the "

@@ -118,7 +118,10 @@ FACTS: dict[str, list[tuple[str, Callable[[int], str]]]] = {
 
 def notes(stage: str, counts: dict[str, Any], outcomes: dict[str, int]) -> list[str]:
     """Plain sentences about what went unusually: failed calls, a replan, dropped quotes."""
-    said = [_outcome_sentence(stage, outcomes)] if _failures(outcomes) else []
+    # The run's failed searches are said once for the whole run (run_views.searches_context),
+    # in the figure the report gives, so retrieve's own share is not said again here.
+    failed = _failures(outcomes) if stage != "retrieve" else {}
+    said = [_outcome_sentence(stage, outcomes)] if failed else []
     if stage == "filter" and counts.get("replans"):
         said.append(
             gettext("Too few sources survived, so retrieve searched again with broader queries.")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from decisions.searches import Searches, failed_sentence, offline_sentence
 from research import diskspace, selectors, services
 from research.artifacts import STAGES, Plan
 from research.models import Run
@@ -167,7 +168,7 @@ def progress_context(run: Run) -> dict[str, Any]:
     finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
     verdict = selectors.run_verdict(run)
-    return {
+    context = {
         "run": run,
         "stages": rows,
         "state": state,
@@ -186,7 +187,25 @@ def progress_context(run: Run) -> dict[str, Any]:
         "waiting_for_worker": _waiting_for_worker(run, rows),
         "waiting_for_space": _waiting_for_space(run),
         "analysis": analysis_context(analysis, live=run.status in LIVE),
+        **searches_context(selectors.run_searches(run)),
     }
+    if context["offline"]:  # said once, in the card, rather than again as its reason
+        context["verdict_reasons"] = []
+    return context
+
+
+def searches_context(found: Searches | None) -> dict[str, str]:
+    """The run's failed searches in one figure, the one the report gives; and, when no
+    search at all could be made, the one sentence that says so and why."""
+    if found is None or not found.failed:
+        return {"offline": "", "failed_searches": ""}
+    if found.offline:
+        return {"offline": offline_sentence(found), "failed_searches": ""}
+    said = gettext("%(failed)s (%(reason)s).") % {
+        "failed": failed_sentence(found.failed),
+        "reason": found.reason.rstrip("."),
+    }
+    return {"offline": "", "failed_searches": said}
 
 
 def _with_model(row: StageRow, analysis: selectors.Analysis) -> StageRow:
