@@ -70,9 +70,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
     context = {
-        **progress_context(run),
-        "options": run.options or (plan.options if plan else []),
-        "options_from_question": not run.options,
+        **progress_context(run, plan),
         "dimensions": _dimension_shares(
             run.dimensions
             or planned
@@ -162,7 +160,10 @@ def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     return redirect("web:run", run_id=run.run_id)
 
 
-def progress_context(run: Run) -> dict[str, Any]:
+def progress_context(run: Run, plan: Plan | None = None) -> dict[str, Any]:
+    """What the run page and its live partial show; the options as soon as the first stage
+    has read them from the question (its plan), while the later stages run."""
+    plan = plan or _plan(run)
     analysis = selectors.run_analysis(run)
     rows = [_with_model(r, analysis) for r in stage_rows(run)]
     finished = sum(1 for r in rows if r.status in FINISHED)
@@ -170,6 +171,8 @@ def progress_context(run: Run) -> dict[str, Any]:
     verdict = selectors.run_verdict(run)
     context = {
         "run": run,
+        "options": run.options or (plan.options if plan else []),
+        "options_from_question": not run.options,
         "stages": rows,
         "state": state,
         "state_label": STATE_LABELS[state],
