@@ -113,6 +113,7 @@ def source_lines(data: ReportInput, numbers: dict[str, int], t: Strings) -> list
             # Linked only when it is an http(s) address; otherwise shown as text.
             "url": link_address(s.url) or s.url,
             "linked": link_address(s.url) is not None,
+            "local": s.url.startswith("file:"),  # a server path: named by its title only
             "site": s.site,
             "published": s.published or t("unknown"),
             "page": Md(s.page) if s.page else Md(""),

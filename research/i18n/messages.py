@@ -497,6 +497,10 @@ REPORT: dict[str, str] = {
         "[{n}] {title} ({url}) · {site} · {kind} · published {published} · "
         "stored extract: [{page}]({page})"
     ),
+    # A file of a local folder is named by its title, never by its path on the server.
+    "source_line_local": gettext_noop(
+        "[{n}] {title} · {kind} · published {published} · stored extract: [{page}]({page})"
+    ),
     "unknown": gettext_noop("unknown"),
     "untitled": gettext_noop("untitled"),
     "no_source": gettext_noop("No source could be read."),

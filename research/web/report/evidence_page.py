@@ -61,6 +61,8 @@ def evidence_page(
         "src": src,
         "n": numbers.get(src.source_id),
         "title": src.title or src.url,
+        # A local file's address is a path on the server: it is named by its title only.
+        "web_page": src.url.startswith(("http://", "https://")),
         "kind": t.kind(kind_id),
         "interested": interested,
         "published": src.published or t("unknown_date"),
