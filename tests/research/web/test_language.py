@@ -102,3 +102,10 @@ def test_an_english_questions_run_page_stays_english_in_a_chinese_browser(ada, a
 def test_someone_elses_run_stays_a_404_in_either_language(ada, bob_client):
     run = make_run(ada, question=ZH_QUESTION)
     assert bob_client.get(f"/runs/{run.run_id}/", **ENGLISH).status_code == 404
+
+
+def test_a_chinese_questions_files_page_is_chinese_too(ada, ada_client):
+    run = make_run(ada, question=ZH_QUESTION)
+    seen = text_of(ada_client.get(f"/runs/{run.run_id}/artifacts/", **ENGLISH))
+    assert "本次运行的文件" in seen and "清单与决策日志" in seen
+    assert "Files of this run" not in seen
