@@ -88,3 +88,27 @@ def test_the_report_names_the_source_as_the_form_does_never_its_address(offline_
     report = store_for(offline_run.run_id).read_text("report.md")
     assert "Verdict searched web · web search (SearXNG)" in report
     assert "127.0.0.1" not in report
+
+
+def test_some_failed_searches_are_the_same_figure_on_the_run_page_and_in_the_report(
+    ada, ada_client, settings, notes_corpus
+):
+    down = f"searxng:http://127.0.0.1:{closed_port()}"
+    settings.SOURCES = {"notes": f"local:{notes_corpus}", "web": down}
+    run, store = run_question(
+        "For our local-first notes app, choose between Quillsync, Loamdb and Tessera",
+        [f"local:{notes_corpus}", down],
+    )
+    run.owner = ada
+    run.save(update_fields=["owner"])
+    calls = store.read_model("round_1_candidates.json", Candidates).provider_calls
+    failed = sum(1 for c in calls if c.provider == down)
+    assert 0 < failed < len(calls)
+    figure = f"{failed} searches could not be made"
+    run_page = text_of(ada_client.get(f"/runs/{run.run_id}/"))
+    assert figure in run_page and OFFLINE not in run_page
+    report = store.read_text("report.md")
+    assert f"web · web search (SearXNG): {figure} (UNAVAILABLE" in report
+    assert f"{failed} searches could not be made" in text_of(
+        ada_client.get(f"/runs/{run.run_id}/report/")
+    )
