@@ -64,3 +64,27 @@ def test_a_chinese_report_names_its_sources_without_a_server_path(install):
     folder = plan.sources[0].partition(":")[2]
     assert folder not in report
     assert "Verdict 检索了 本地文档。" in report
+
+
+def test_the_chinese_report_page_has_no_english_outside_quotes_and_names(install, ada_client):
+    run = install("zh")
+    store = store_for(run.run_id)
+    plan = store.read_model("round_0_plan.json", Plan)
+    notes = store.read_model("round_3_notes.json", Notes)
+    check = store.read_model("round_4_crosscheck.json", Crosscheck)
+    names = {
+        run.run_id,
+        "Markdown",
+        *plan.options,
+        *(s.title for s in notes.sources),
+        *(s.site for s in notes.sources),
+        *(c.value for c in check.claims if c.kind == "fact"),
+        *(c.id for c in check.claims),
+        *(x.id for x in check.contradictions),
+    }
+    html = ada_client.get(f"/runs/{run.run_id}/report/", HTTP_ACCEPT_LANGUAGE="en").content
+    body = html.decode().split('<main id="main">', 1)[1]
+    body = re.sub(r"<(script|style|q|blockquote|code)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r'<a class="url"[^>]*>.*?</a>', " ", body, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", body)
+    assert english_outside_quotes(text, names) == []
