@@ -28,11 +28,6 @@ def django_language(language: str) -> str:
     return DJANGO_LANGUAGE.get(language, "en")
 
 
-def plan_language(django_code: str | None) -> str:
-    """The plan's name for one of Django's languages: "zh-hans" and "zh-cn" are "zh"."""
-    return "zh" if (django_code or "").lower().startswith("zh") else "en"
-
-
 def in_language(language: str) -> translation.override:
     """`with in_language(plan.language):` gettext and ngettext speak a plan's language."""
     return translation.override(django_language(language))
