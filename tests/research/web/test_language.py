@@ -109,3 +109,9 @@ def test_a_chinese_questions_files_page_is_chinese_too(ada, ada_client):
     seen = text_of(ada_client.get(f"/runs/{run.run_id}/artifacts/", **ENGLISH))
     assert "本次运行的文件" in seen and "清单与决策日志" in seen
     assert "Files of this run" not in seen
+
+
+@pytest.mark.parametrize("asked", ["zh-CN,zh;q=0.9", "zh-TW", "zh"])
+def test_every_chinese_browser_gets_simplified_chinese(ada_client, asked):
+    seen = text_of(ada_client.get("/new/", HTTP_ACCEPT_LANGUAGE=asked))
+    assert "提出一个决策问题" in seen
