@@ -18,7 +18,7 @@ from decisions.searches import Searches, failed_sentence, offline_sentence
 from research import diskspace, selectors, services
 from research.artifacts import STAGES, Plan
 from research.models import Run
-from research.names import FINISHED, stage_label
+from research.names import FINISHED
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
@@ -362,18 +362,7 @@ STATE_LABELS = {
     "failed": gettext_lazy("Stopped"),
     "cancelled": gettext_lazy("Cancelled"),
 }
-# A stage's name as the pages show it, capitalised.
-SHOWN_LABELS = {
-    "retrieve": gettext_lazy("Retrieve"),
-    "filter": gettext_lazy("Filter"),
-    "deepread": gettext_lazy("Deep-read"),
-    "crosscheck": gettext_lazy("Cross-validate"),
-    "decide": gettext_lazy("Decide"),
-}
-
-
-def shown_label(stage: str) -> str:
-    return str(SHOWN_LABELS.get(stage, stage_label(stage).capitalize()))
+shown_label = selectors.stage_name
 
 
 def _waiting_for_space(run: Run) -> str:
