@@ -115,3 +115,9 @@ def test_a_chinese_questions_files_page_is_chinese_too(ada, ada_client):
 def test_every_chinese_browser_gets_simplified_chinese(ada_client, asked):
     seen = text_of(ada_client.get("/new/", HTTP_ACCEPT_LANGUAGE=asked))
     assert "提出一个决策问题" in seen
+
+
+def test_sign_in_and_the_password_pages_are_chinese_for_a_chinese_browser(ada, ada_client):
+    assert "还没有账户？" in text_of(Client().get("/accounts/login/", **CHINESE))
+    seen = text_of(ada_client.get("/accounts/password/", **CHINESE))
+    assert "修改密码" in seen and "Change password" not in seen
