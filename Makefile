@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
+MO := locale/zh_Hans/LC_MESSAGES/django.mo
+
 .PHONY: run test lint fix bench bench-llm migrate
 
 $(STAMP): requirements.txt
@@ -13,7 +15,11 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-migrate: $(STAMP)
+# The Chinese translations, compiled with Babel (in requirements.txt): no GNU gettext needed.
+$(MO): locale/zh_Hans/LC_MESSAGES/django.po $(STAMP)
+	$(BIN)/python -m research.i18n.build
+
+migrate: $(STAMP) $(MO)
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
@@ -23,7 +29,7 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(DEV_STAMP)
 
-test: $(DEV_STAMP)
+test: $(DEV_STAMP) $(MO)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

@@ -19,6 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
+from django.utils.translation import gettext, ngettext
+
 from decisions.assessment import assess
 from decisions.missing import Reading, explain_gaps, missing_information
 from decisions.model_leans import Key, Leans, model_leans
@@ -27,6 +29,7 @@ from decisions.scoring.contradictions import superseded
 from decisions.scoring.judgement import counted, model_dropped_note
 from decisions.scoring.sources import SourceInfo, source_infos
 from decisions.scoring.totals import backing_sites, percent, rank, total
+from decisions.searches import Searches, failed_sentence, offline_sentence, searches
 from research.artifacts import (
     Candidates,
     Claim,
@@ -41,8 +44,9 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.context import StageContext
-from research.i18n import words
+from research.i18n import in_language, words
 from research.llm import StageLLM
+from research.sources import label_for
 
 
 def _text(language: str) -> dict[str, str]:
@@ -142,7 +146,9 @@ def decide(
         flagged = _claims_by_cell(plan, verified.crosscheck, sources, flagged=True)
         leans = model_leans(plan, current, sources, flagged, llm, ctx)
     matrix = _matrix(plan, check, by_cell, sources, today, leans)
-    cells = explain_gaps(matrix, reading, language)
+    found = searches(candidates.provider_calls)
+    offline = offline_sentence(found, language) if found.offline else ""
+    cells = explain_gaps(matrix, reading, language, offline)
     weights = {d.name: d.weight for d in plan.dimensions}
     own = {o: [c for c in cells if c.option == o] for o in plan.options}
     totals = {o: _rounded(total(own[o], weights)) for o in plan.options}
@@ -156,7 +162,13 @@ def decide(
         ctx.record("cell_scored", **cell.model_dump())
     unreachable = unreachable_sources(notes, candidates, language)
     recommendation = _recommend(
-        ranking, cells, assessment.confidence, threshold, unreachable, language
+        ranking,
+        cells,
+        assessment.confidence,
+        threshold,
+        _unreachable_reason(found, notes, language) if unreachable else "",
+        language,
+        offline,
     )
     ctx.record(
         "recommendation",
@@ -167,7 +179,14 @@ def decide(
         method=assessment.method,
     )
     missing = missing_information(
-        cells, check, sources, reading, plan.options, today=today, language=language
+        cells,
+        check,
+        sources,
+        reading,
+        plan.options,
+        today=today,
+        language=language,
+        offline=offline,
     )
     return Decision(
         matrix=cells,
@@ -178,6 +197,7 @@ def decide(
         threshold=threshold,
         missing_information=missing,
         unreachable=unreachable,
+        offline=offline,
         not_read=not_read(notes, filtered, language),
     )
 
@@ -281,8 +301,9 @@ def _recommend(
     cells: list[ScoreCell],
     confidence: float,
     threshold: int,
-    unreachable: list[str],
+    unreachable: str,
     language: str = "en",
+    offline: str = "",
 ) -> Recommendation:
     """The best-scoring option, unless nothing was verified or all of its scored evidence
     comes from one site; a reason naming a cell only for a cell two or more independent
@@ -290,9 +311,7 @@ def _recommend(
     text = _text(language)
     scored = [r for r in ranking if r.total is not None]
     if not scored:
-        reasons = [text["nothing"]]
-        if unreachable:
-            reasons.append(text["unreachable"].format(n=len(unreachable)))
+        reasons = [offline] if offline else [text["nothing"], *filter(None, [unreachable])]
         return Recommendation(option=None, reasons=reasons, low_confidence=True)
     top = scored[0]
     facts = {
@@ -304,9 +323,7 @@ def _recommend(
     }
     if len(top.sites) < 2:
         site = top.sites[0] if top.sites else ""
-        reasons = [text["single_site"].format(**facts, site=site)]
-        if unreachable:
-            reasons.append(text["unreachable"].format(n=len(unreachable)))
+        reasons = [text["single_site"].format(**facts, site=site), *filter(None, [unreachable])]
         return Recommendation(
             option=None,
             reasons=reasons,
@@ -343,16 +360,32 @@ def unreachable_sources(notes: Notes, candidates: Candidates, language: str = "e
         for s in notes.sources
         if not s.status.looked
     ]
-    failed = Counter(
-        (c.provider, c.outcome.value) for c in candidates.provider_calls if not c.outcome.looked
-    )
+    failed = [c for c in candidates.provider_calls if not c.outcome.looked]
+    counted = Counter((c.provider, c.outcome.value) for c in failed)
+    why = {(c.provider, c.outcome.value): c.detail for c in reversed(failed)}
     lines += [
         text["provider"].format(
-            provider=provider, outcome=outcome, n=n, queries=text["query" if n == 1 else "queries"]
+            provider=label_for(provider),
+            failed=failed_sentence(n, language),
+            outcome=outcome + (f": {why[provider, outcome]}" if why[provider, outcome] else ""),
         )
-        for (provider, outcome), n in sorted(failed.items())
+        for (provider, outcome), n in sorted(counted.items())
     ]
     return lines
+
+
+def _unreachable_reason(found: Searches, notes: Notes, language: str) -> str:
+    """ "27 searches could not be made; 2 pages could not be read.": the counts every
+    surface gives, searches and pages apart."""
+    pages = sum(1 for s in notes.sources if not s.status.looked)
+    with in_language(language):
+        said = [failed_sentence(found.failed)] if found.failed else []
+        if pages:
+            said.append(
+                ngettext("%(n)d page could not be read", "%(n)d pages could not be read", pages)
+                % {"n": pages}
+            )
+        return gettext("; ").join(said) + gettext(".")
 
 
 def not_read(notes: Notes, filtered: Filtered | None, language: str = "en") -> list[str]:

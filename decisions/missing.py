@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
+from django.utils.translation import ngettext
+
 from decisions.assessment import cell_support, evidence, options_with_primary
 from decisions.scoring.contradictions import current_side
 from decisions.scoring.sources import SourceInfo, years_before
@@ -26,7 +28,7 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
-from research.i18n import words
+from research.i18n import attribute_name, in_language, value_name, words
 from research.outcomes import Outcome
 from research.stages.text import mentions
 
@@ -105,27 +107,34 @@ def gap_reason(option: str, dims: list[str], reading: Reading, language: str = "
     shown = text["join"].join(dims)
     if not unread:
         n = len(reading.notes.ok_sources())
-        return text["found_none"].format(
-            option=option, dims=shown, n=n, pages=text["page" if n == 1 else "pages"]
-        )
+        with in_language(language):
+            found_none = ngettext(
+                "No evidence on {option} x {dims} was found in the {n} page read",
+                "No evidence on {option} x {dims} was found in the {n} pages read",
+                n,
+            )
+        return found_none.format(option=option, dims=shown, n=n)
     listed = [text["item"].format(title=p.title, url=p.url, why=p.why) for p in unread]
     if len(listed) > NAMED_PAGES:
         listed = [*listed[:NAMED_PAGES], text["more"].format(n=len(listed) - NAMED_PAGES)]
-    one = len(unread) == 1
-    return text["unread"].format(
-        option=option,
-        dims=shown,
-        n=len(unread),
-        pages=text["page" if one else "pages"],
-        were=text["was" if one else "were"],
-        listed=text["sep"].join(listed),
-    )
+    with in_language(language):
+        said = ngettext(
+            "No evidence on {option} x {dims}; {n} page about {option} was not read: {listed}",
+            "No evidence on {option} x {dims}; {n} pages about {option} were not read: {listed}",
+            len(unread),
+        )
+    return said.format(option=option, dims=shown, n=len(unread), listed=text["sep"].join(listed))
 
 
-def explain_gaps(cells: list[ScoreCell], reading: Reading, language: str = "en") -> list[ScoreCell]:
-    """Each missing cell carries the reason it is missing."""
+def explain_gaps(
+    cells: list[ScoreCell], reading: Reading, language: str = "en", offline: str = ""
+) -> list[ScoreCell]:
+    """Each missing cell carries the reason it is missing: no search could be made, when
+    none could."""
     return [
-        c.model_copy(update={"notes": [gap_reason(c.option, [c.dimension], reading, language)]})
+        c.model_copy(
+            update={"notes": [offline or gap_reason(c.option, [c.dimension], reading, language)]}
+        )
         if c.missing
         else c
         for c in cells
@@ -152,6 +161,7 @@ def missing_information(
     *,
     today: date | None = None,
     language: str = "en",
+    offline: str = "",
 ) -> list[str]:
     """Sentences in a fixed order: missing cells, thinly backed cells, options without a
     primary source, contradictions, unreadable sources, then cells whose evidence is all old.
@@ -164,11 +174,12 @@ def missing_information(
     counted = evidence(crosscheck.claims, sources)
     primary = options_with_primary(counted, sources)
     return [
-        *_gaps(cells, reading, language),
+        # No search could be made: one sentence says why, not one per option.
+        *([offline] if offline else _gaps(cells, reading, language)),
         *_thin(cells, counted, sources, text),
         *(text["no_primary"].format(o=o) for o in options if o not in primary),
-        *(_disagreement(x, claims, text) for x in crosscheck.contradictions),
-        *_unreadable(reading.notes, text),
+        *(_disagreement(x, claims, text, language) for x in crosscheck.contradictions),
+        *_unreadable(reading.notes, language),
         *_stale(cells, claims, sources, today or date.today(), text),
     ]
 
@@ -184,7 +195,9 @@ def _thin(
     return [text["thin"].format(cells=text["join"].join(thin))] if thin else []
 
 
-def _disagreement(contradiction: Contradiction, claims: dict[str, Claim], text: dict) -> str:
+def _disagreement(
+    contradiction: Contradiction, claims: dict[str, Claim], text: dict, language: str
+) -> str:
     x = contradiction
     a, b = (claims.get(side.claim_id) for side in (x.a, x.b))
     if a is None or b is None or a.kind != "fact" or b.kind != "fact":
@@ -192,9 +205,8 @@ def _disagreement(contradiction: Contradiction, claims: dict[str, Claim], text: 
         subject = x.dimension or text["overall"]
         said = (f'"{short(x.a.quote)}"', f'"{short(x.b.quote)}"')
     else:
-        labels = text["labels"]
-        subject = labels.get(a.attribute, a.attribute.replace("_", " "))
-        said = (labels.get(a.value, a.value), labels.get(b.value, b.value))
+        subject = attribute_name(a.attribute, language)
+        said = (value_name(a.value, language), value_name(b.value, language))
     side = current_side(x)
     if side is not None:  # the earlier state first, then today's
         earlier, now = said if side == "b" else said[::-1]
@@ -207,15 +219,20 @@ def _disagreement(contradiction: Contradiction, claims: dict[str, Claim], text: 
     )
 
 
-def _unreadable(notes: Notes, text: dict) -> list[str]:
+def _unreadable(notes: Notes, language: str) -> list[str]:
     failed = Counter(s.status for s in notes.sources if s.status is not Outcome.OK)
     if not failed:
         return []
     count = sum(failed.values())
     # Enum order, so the sentence is the same on every run.
     by_outcome = ", ".join(f"{o.value}: {failed[o]}" for o in Outcome if o in failed)
-    noun = text["source" if count == 1 else "sources"]
-    return [text["unreadable"].format(n=count, sources=noun, outcomes=by_outcome)]
+    with in_language(language):
+        said = ngettext(
+            "{n} source could not be read ({outcomes})",
+            "{n} sources could not be read ({outcomes})",
+            count,
+        )
+    return [said.format(n=count, outcomes=by_outcome)]
 
 
 def _stale(

@@ -82,6 +82,8 @@ def _no_recommendation(
 ) -> list[Say]:
     best = next((r for r in decision.ranking if r.total is not None), None)
     site = decision.recommendation.single_site
+    if decision.offline:
+        return [Say("sentence", {"sentence": decision.offline})]
     if site and best is not None:
         facts = _standing(best, decision, plan, claims, cite)
         said = [Say("reason_single_site", facts | {"site": site})]

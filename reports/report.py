@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from django.utils import translation
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from decisions.scoring.cell import WEIGHTS
@@ -44,6 +45,8 @@ from reports.strings import Strings
 from research.artifacts import (
     Claim,
 )
+from research.i18n import django_language
+from research.sources import label_for
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "reports"
 
@@ -94,7 +97,9 @@ def render(data: ReportInput) -> str:
     numbers = {s.source_id: n for n, s in enumerate(data.notes.ok_sources(), 1)}
     claims = {c.id: c for c in data.crosscheck.claims}
     t = MarkdownStrings(data.plan.language)
-    text = _env(t).get_template("report.md.j2").render(**_context(data, numbers, claims, t))
+    # Whatever else speaks (a source's kind) speaks the question's language too.
+    with translation.override(django_language(t.language)):
+        text = _env(t).get_template("report.md.j2").render(**_context(data, numbers, claims, t))
     sources = {n: sid for sid, n in numbers.items()}
     validate(text, data.pages, sources, bool(numbers), language=t.language)
     return text
@@ -121,7 +126,8 @@ def _context(
         "missing": d.missing_information,
         "warning_items": d.missing_information[:WARNING_ITEMS],
         "unreachable": d.unreachable,
-        "providers": data.plan.sources,
+        # As the pages name them: a configured name or the kind, never a server path.
+        "providers": list(dict.fromkeys(label_for(spec) for spec in data.plan.sources)),
         "kept": len(data.filtered.kept),
         "read": len(data.notes.sources),
         "cite_all": cite(list(numbers)),

@@ -103,7 +103,7 @@ def _cause(
     t: Strings,
 ) -> str:
     said = narrative.cause(x, claims, numbers, strength)
-    return Md(t("sentence_sep") + t.say(said.key, said.params)) if said else Md("")
+    return Md(t("then_sentence", sentence=t.say(said.key, said.params))) if said else Md("")
 
 
 def source_lines(data: ReportInput, numbers: dict[str, int], t: Strings) -> list[dict[str, Any]]:
@@ -114,6 +114,7 @@ def source_lines(data: ReportInput, numbers: dict[str, int], t: Strings) -> list
             # Linked only when it is an http(s) address; otherwise shown as text.
             "url": link_address(s.url) or s.url,
             "linked": link_address(s.url) is not None,
+            "local": s.url.startswith("file:"),  # a server path: named by its title only
             "site": s.site,
             "published": _dated(s, t),
             "page": Md(s.page) if s.page else Md(""),

@@ -1,6 +1,7 @@
 """The Markdown report's words in one language (the plan's): `t("key", **facts)` in the
-report code and its template. The words themselves are in research.i18n, with every other
-string Verdict writes; the report code and the template never hold English or Chinese text.
+report code and its template. The words themselves are gettext messages (research.i18n), with every
+other string Verdict writes; the report code and the template never hold English or Chinese
+text.
 Quotes from sources are never translated.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from research.i18n import LANGUAGES, words
+from research.i18n import LANGUAGES, attribute_name, value_name, words
 
 # The report's section headings by section id, per language (reports.check.SECTIONS).
 HEADINGS: dict[str, dict[str, str]] = {lang: words(lang).REPORT_HEADINGS for lang in LANGUAGES}
@@ -44,17 +45,10 @@ class Strings:
     def attribute(self, attribute: str) -> str:
         """A claim's attribute as a reader would name it: "release date of 5.0",
         "memory relative to RabbitMQ"; anything not known, as it is."""
-        for pattern, wording in self.words.ATTRIBUTE_FORMS:
-            if match := pattern.fullmatch(attribute):
-                return wording.format(*match.groups())
-        names = self.words.ATTRIBUTES
-        for key in sorted(names, key=len, reverse=True):
-            if attribute == key or attribute.startswith((key + " ", key + "_")):
-                return names[key] + attribute[len(key) :].replace("_", " ")
-        return attribute.replace("_", " ")
+        return attribute_name(attribute, self.language)
 
     def value(self, value: str) -> str:
-        return self.words.VALUES.get(value, value)
+        return value_name(value, self.language)
 
     def kind(self, kind: str) -> str:
         return self._text.get(f"kind_{kind}", kind)

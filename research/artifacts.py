@@ -413,5 +413,7 @@ class Decision(Artifact):
     threshold: int
     missing_information: list[str]
     unreachable: list[str] = Field(default_factory=list)
+    # When no search at all could be made, the one sentence that says so and why.
+    offline: str = ""
     # Kept pages the reading budget left unread: "title (url)".
     not_read: list[str] = Field(default_factory=list)

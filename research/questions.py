@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 
 from research import sources as configured
 from research.artifacts import AskedDimension, Limits, Plan, Question
@@ -36,18 +37,18 @@ FIELDS = ("question", "options", "dimensions", "sources", "limits")
 
 @dataclass(frozen=True)
 class LimitRule:
-    label: str
+    label: str  # lazily translated
     minimum: int
     maximum: int
 
 
 # What a form may change about the reading budget, and how far.
 LIMIT_RULES: dict[str, LimitRule] = {
-    "max_candidates": LimitRule("Candidates to find", 1, 200),
-    "max_kept": LimitRule("Sources to keep", 1, 100),
-    "min_kept": LimitRule("Fewest sources before a broader search", 0, 100),
-    "max_pages": LimitRule("Pages to read", 1, 100),
-    "max_page_chars": LimitRule("Characters read per page", 500, 200_000),
+    "max_candidates": LimitRule(gettext_lazy("Candidates to find"), 1, 200),
+    "max_kept": LimitRule(gettext_lazy("Sources to keep"), 1, 100),
+    "min_kept": LimitRule(gettext_lazy("Fewest sources before a broader search"), 0, 100),
+    "max_pages": LimitRule(gettext_lazy("Pages to read"), 1, 100),
+    "max_page_chars": LimitRule(gettext_lazy("Characters read per page"), 500, 200_000),
 }
 
 
@@ -114,12 +115,15 @@ def _question(question: str, errors: _Errors) -> str:
     text = question.strip()
     length = len(" ".join(text.split()))
     if not length:
-        errors.add("question", "The question is empty: say what you need to decide.")
+        errors.add("question", gettext("The question is empty: say what you need to decide."))
     elif length > MAX_QUESTION_CHARS:
         errors.add(
             "question",
-            f"The question is {length:,} characters long; keep it to {MAX_QUESTION_CHARS:,} "
-            "or fewer and leave background to the sources.",
+            gettext(
+                "The question is %(length)s characters long; keep it to %(max)s or fewer and "
+                "leave background to the sources."
+            )
+            % {"length": f"{length:,}", "max": f"{MAX_QUESTION_CHARS:,}"},
         )
     return text
 
@@ -130,16 +134,37 @@ def _options(given: list[str], question: str, errors: _Errors) -> list[str]:
         if question and not extract_options(question):
             errors.add(
                 "options",
-                "No options found in the question: name at least two, as in "
-                "'A vs B' or 'choose between A, B and C', or list them as options.",
+                gettext(
+                    "No options found in the question: name at least two, as in "
+                    "'A vs B' or 'choose between A, B and C', or list them as options."
+                ),
             )
         return []
     if len(names) < MIN_OPTIONS:
-        errors.add("options", f"Name at least two options to compare; got only {names[0]!r}.")
+        errors.add(
+            "options",
+            gettext("Name at least two options to compare; got only %r.") % names[0],
+        )
     elif len(names) > MAX_OPTIONS:
-        errors.add("options", f"{len(names)} options are too many: compare at most {MAX_OPTIONS}.")
+        errors.add(
+            "options",
+            gettext("%(n)d options are too many: compare at most %(max)d.")
+            % {"n": len(names), "max": MAX_OPTIONS},
+        )
     _names_checks("option", names, errors, "options")
     return names
+
+
+_NAME_WORDS = {
+    "option": {
+        "long": gettext_lazy("The option %(name)s… is longer than %(max)d characters."),
+        "twice": gettext_lazy("The option %(name)s is listed twice."),
+    },
+    "dimension": {
+        "long": gettext_lazy("The dimension %(name)s… is longer than %(max)d characters."),
+        "twice": gettext_lazy("The dimension %(name)s is listed twice."),
+    },
+}
 
 
 def _names_checks(what: str, names: list[str], errors: _Errors, field_name: str) -> None:
@@ -148,10 +173,10 @@ def _names_checks(what: str, names: list[str], errors: _Errors, field_name: str)
         if len(name) > MAX_NAME_CHARS:
             errors.add(
                 field_name,
-                f"The {what} {name[:40]!r}… is longer than {MAX_NAME_CHARS} characters.",
+                _NAME_WORDS[what]["long"] % {"name": repr(name[:40]), "max": MAX_NAME_CHARS},
             )
         if name.casefold() in seen:
-            errors.add(field_name, f"The {what} {name!r} is listed twice.")
+            errors.add(field_name, _NAME_WORDS[what]["twice"] % {"name": repr(name)})
         seen.add(name.casefold())
 
 
@@ -167,14 +192,16 @@ def _dimensions(rows: list[Any], errors: _Errors) -> list[AskedDimension]:
         if not name and blank_weight:
             continue  # an empty row of the form
         if not name:
-            errors.add("dimensions", f"A dimension with weight {weight} has no name.")
+            errors.add("dimensions", gettext("A dimension with weight %s has no name.") % weight)
             continue
         value = 1.0 if blank_weight else _weight(weight, name, errors)
         if value is not None:
             dims.append(AskedDimension(name=name, weight=value))
     if len(dims) > MAX_DIMENSIONS:
         errors.add(
-            "dimensions", f"{len(dims)} dimensions are too many: use at most {MAX_DIMENSIONS}."
+            "dimensions",
+            gettext("%(n)d dimensions are too many: use at most %(max)d.")
+            % {"n": len(dims), "max": MAX_DIMENSIONS},
         )
     _names_checks("dimension", [d.name for d in dims], errors, "dimensions")
     return dims
@@ -193,7 +220,8 @@ def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
         return value
     errors.add(
         "dimensions",
-        f"The weight of {name!r} must be a number above 0, like 0.3 or 30%; got {raw!r}.",
+        gettext("The weight of %(name)r must be a number above 0, like 0.3 or 30%%; got %(raw)r.")
+        % {"name": name, "raw": raw},
     )
     return None
 
@@ -202,8 +230,16 @@ def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
     name = preset.strip().lower()
     if name and name not in PRESETS:
         *others, last = sorted(PRESETS)
-        choices = f"{', '.join(others)} or {last}" if others else last
-        errors.add("dimensions", f"Unknown preset {preset!r}: choose {choices}.")
+        choices = (
+            gettext("%(some)s or %(last)s") % {"some": ", ".join(others), "last": last}
+            if others
+            else last
+        )
+        errors.add(
+            "dimensions",
+            gettext("Unknown preset %(preset)r: choose %(choices)s.")
+            % {"preset": preset, "choices": choices},
+        )
         return ""
     if dims:
         return ""  # custom rows win; the preset played no part
@@ -243,12 +279,17 @@ def _allowed(names: list[str], errors: _Errors) -> list[str] | None:
     except configured.UnknownSource as exc:
         available = [c.name for c in configured.configured_sources()]
         choose = (
-            f"choose from {', '.join(available)}"
+            gettext("choose from %s") % ", ".join(available)
             if available
-            else "no sources are configured on this server; ask the operator to set SOURCES"
+            else gettext(
+                "no sources are configured on this server; ask the operator to set SOURCES"
+            )
         )
         for name in exc.names:
-            errors.add("sources", f"Unknown source {name!r}: {choose}.")
+            errors.add(
+                "sources",
+                gettext("Unknown source %(name)r: %(choose)s.") % {"name": name, "choose": choose},
+            )
         return None
 
 
@@ -262,8 +303,8 @@ def _named_or_raw(name: str) -> str:
 
 def _none_chosen() -> str:
     if configured.configured_sources():
-        return "Choose at least one source."
-    return (
+        return gettext("Choose at least one source.")
+    return gettext(
         "Name at least one source: local:DIR, searxng:URL or ddgs, or set DEFAULT_SOURCES "
         "or SOURCES in the settings."
     )
@@ -271,7 +312,9 @@ def _none_chosen() -> str:
 
 def _unavailable(spec: str) -> str:
     name = next((c.name for c in configured.configured_sources() if c.spec == spec), "it")
-    return f"The source {name!r} is not available on this server right now; ask the operator."
+    return (
+        gettext("The source %r is not available on this server right now; ask the operator.") % name
+    )
 
 
 # --- limits ---------------------------------------------------------------------------------
@@ -285,14 +328,23 @@ def _limits(given: dict[str, Any], errors: _Errors) -> dict[str, int]:
         rule = LIMIT_RULES.get(key)
         if rule is None:
             known = ", ".join(LIMIT_RULES)
-            errors.add("limits", f"{key!r} is not a limit that can be set; use {known}.")
+            errors.add(
+                "limits",
+                gettext("%(key)r is not a limit that can be set; use %(known)s.")
+                % {"key": key, "known": known},
+            )
             continue
         value = _whole(raw)
         if value is None or not rule.minimum <= value <= rule.maximum:
             errors.add(
                 "limits",
-                f"{rule.label} must be a whole number from {rule.minimum:,} to "
-                f"{rule.maximum:,}; got {raw!r}.",
+                gettext("%(label)s must be a whole number from %(min)s to %(max)s; got %(raw)r.")
+                % {
+                    "label": rule.label,
+                    "min": f"{rule.minimum:,}",
+                    "max": f"{rule.maximum:,}",
+                    "raw": raw,
+                },
             )
             continue
         cleaned[key] = value
@@ -300,8 +352,13 @@ def _limits(given: dict[str, Any], errors: _Errors) -> dict[str, int]:
     if "limits" not in errors.by_field and effective["min_kept"] > effective["max_kept"]:
         errors.add(
             "limits",
-            f"{LIMIT_RULES['min_kept'].label} ({effective['min_kept']}) cannot be more than "
-            f"{LIMIT_RULES['max_kept'].label.lower()} ({effective['max_kept']}).",
+            gettext("%(low)s (%(min)d) cannot be more than %(high)s (%(max)d).")
+            % {
+                "low": LIMIT_RULES["min_kept"].label,
+                "min": effective["min_kept"],
+                "high": str(LIMIT_RULES["max_kept"].label).lower(),
+                "max": effective["max_kept"],
+            },
         )
     return cleaned
 

@@ -10,7 +10,9 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, gettext_lazy
 
+from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
@@ -311,16 +313,38 @@ def plain_error(stage: str, error: str) -> str:
     text = error.strip()
     match = _INTERNAL.match(text)
     if match:
-        return (
-            f"{stage_label(stage).capitalize()} stopped on an unexpected error "
-            f"({match.group(2)}). The server log has the details; once it is fixed, "
-            "re-run from this stage."
-        )
+        return gettext(
+            "%(stage)s stopped on an unexpected error (%(error)s). The server log has the "
+            "details; once it is fixed, re-run from this stage."
+        ) % {"stage": stage_name(stage), "error": match.group(2)}
     if not text:
-        return f"{stage_label(stage).capitalize()} failed without giving a reason."
+        return gettext("%s failed without giving a reason.") % stage_name(stage)
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def stage_name(stage: str) -> str:
+    """A stage's name as the pages show it, capitalised, in the page's language."""
+    return str(_STAGE_NAMES.get(stage, stage_label(stage).capitalize()))
+
+
+# A stage's name starting a sentence, in the page's language.
+_STAGE_NAMES = {
+    "retrieve": gettext_lazy("Retrieve"),
+    "filter": gettext_lazy("Filter"),
+    "deepread": gettext_lazy("Deep-read"),
+    "crosscheck": gettext_lazy("Cross-validate"),
+    "decide": gettext_lazy("Decide"),
+}
+
+
 def _dt(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
+
+
+def run_searches(run: Run) -> Searches | None:
+    """How the run's searches went (decisions.searches), once retrieve has written them."""
+    try:
+        return searches(readers.candidates(store_for(run.run_id)).provider_calls)
+    except (StoreError, OSError, ValueError):
+        return None

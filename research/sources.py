@@ -12,16 +12,18 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext, gettext_lazy
 
 from research.providers.mcp_sources import McpSourceError, tool_spec
 from research.providers.primary.registry import LABELS, UnknownPrimarySource, parse_spec
 
+# What kind of source each is, in the words of the page (or report) that names it.
 KIND_LABELS = {
-    "local": "local documents",
-    "searxng": "web search (SearXNG)",
-    "ddgs": "web search (DuckDuckGo)",
-    "mcp": "knowledge base (MCP)",
-    "primary": "primary source",
+    "local": gettext_lazy("local documents"),
+    "searxng": gettext_lazy("web search (SearXNG)"),
+    "ddgs": gettext_lazy("web search (DuckDuckGo)"),
+    "mcp": gettext_lazy("knowledge base (MCP)"),
+    "primary": gettext_lazy("primary source"),
 }
 
 
@@ -102,8 +104,8 @@ def label_for(spec: str) -> str:
         if choice.spec == spec:
             return choice.label
     if kind_of(spec) == "primary":
-        return LABELS.get(spec.partition(":")[2].strip().lower(), KIND_LABELS["primary"])
-    return KIND_LABELS.get(kind_of(spec), "source")
+        return LABELS.get(spec.partition(":")[2].strip().lower(), str(KIND_LABELS["primary"]))
+    return str(KIND_LABELS.get(kind_of(spec), gettext("source")))
 
 
 def _named_by_kind(specs: list[str]) -> dict[str, str]:

@@ -8,7 +8,15 @@ from django.test import Client
 
 pytest_plugins = ["tests.testweb", "tests.processes"]
 
-PASSWORD = "correct horse battery"  # the password of every account the fixtures make
+PASSWORD = "correct horse battery"
+
+
+def pytest_configure(config) -> None:
+    """The Chinese pages need the compiled translations: `make test` builds them, and so does
+    a plain `pytest` (a .mo newer than its .po is left alone)."""
+    from research.i18n.build import compile_catalogs
+
+    compile_catalogs()  # the password of every account the fixtures make
 
 
 @pytest.fixture(autouse=True)

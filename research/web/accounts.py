@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from research.mcp.client_configs import http_configs
@@ -77,7 +78,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     retry_after = 0  # seconds, when this attempt was refused unchecked
     error_messages = {
         **AuthenticationForm.error_messages,
-        "throttled": "Too many sign-in attempts. Try again in %(seconds)s s.",
+        "throttled": gettext_lazy("Too many sign-in attempts. Try again in %(seconds)s s."),
     }
 
     def clean(self):

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from research.names import (
     CANDIDATES,
     CROSSCHECK,
@@ -32,16 +34,18 @@ PAGES = f"{PAGES_DIR}/"
 MAX_SHOWN_BYTES = 2_000_000  # larger files are offered as a download only
 
 DESCRIPTIONS = {
-    PLAN: "The plan: options, dimensions and weights, and the search queries",
-    CANDIDATES: "Every candidate source found, and how each search ended",
-    FILTERED: "The sources kept, with scores and reasons, and those dropped",
-    NOTES: "Key points of every page read, with exact quotes",
-    NOTES_MD: "The same notes, as Markdown",
-    CROSSCHECK: "Claims, agreements, contradictions and gaps",
-    DECISION: "The score matrix, ranking, recommendation and assessment",
-    REPORT: "The report, as Markdown",
-    INDEX: "The manifest: parameters, stage statuses, timings and every file's checksum",
-    LOG: "The decision log: every judgement the run made, one event a line",
+    PLAN: gettext_lazy("The plan: options, dimensions and weights, and the search queries"),
+    CANDIDATES: gettext_lazy("Every candidate source found, and how each search ended"),
+    FILTERED: gettext_lazy("The sources kept, with scores and reasons, and those dropped"),
+    NOTES: gettext_lazy("Key points of every page read, with exact quotes"),
+    NOTES_MD: gettext_lazy("The same notes, as Markdown"),
+    CROSSCHECK: gettext_lazy("Claims, agreements, contradictions and gaps"),
+    DECISION: gettext_lazy("The score matrix, ranking, recommendation and assessment"),
+    REPORT: gettext_lazy("The report, as Markdown"),
+    INDEX: gettext_lazy(
+        "The manifest: parameters, stage statuses, timings and every file's checksum"
+    ),
+    LOG: gettext_lazy("The decision log: every judgement the run made, one event a line"),
 }
 CONTENT_TYPES = {
     ".json": "application/json",
@@ -178,7 +182,7 @@ def _checked(store: RunStore, listed: RunFile) -> RunFile:
 
 def _from_manifest(entry: dict[str, Any], titles: dict[str, str]) -> RunFile:
     name = str(entry.get("name"))
-    description = DESCRIPTIONS.get(name) or titles.get(name, "")
+    description = str(DESCRIPTIONS.get(name) or titles.get(name, ""))
     size = entry.get("bytes")
     size = size if isinstance(size, int) else 0
     return RunFile(name, size, str(entry.get("sha256", "")), description)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 from research.questions import LIMIT_RULES, Submission
 from research.sources import KIND_LABELS, kind_of
@@ -22,17 +23,33 @@ from research.stages.plan import DEFAULT_PRESET, PRESETS
 CUSTOM = "custom"
 BLANK_ROWS = 5  # custom dimension rows offered without JavaScript
 PRESET_LABELS = {
-    "tech": "Technology choice",
-    "procurement": "Procurement",
-    "clinical": "Clinical (asks ClinicalTrials.gov and Europe PMC)",
+    "tech": gettext_lazy("Technology choice"),
+    "procurement": gettext_lazy("Procurement"),
+    "clinical": gettext_lazy("Clinical (asks ClinicalTrials.gov and Europe PMC)"),
+}
+# The preset dimensions' names as the form shows them (the plan gets the English ones).
+DIMENSION_NAMES = {
+    "cost": gettext_lazy("cost"),
+    "learning curve": gettext_lazy("learning curve"),
+    "community activity": gettext_lazy("community activity"),
+    "extensibility": gettext_lazy("extensibility"),
+    "risk": gettext_lazy("risk"),
+    "price": gettext_lazy("price"),
+    "delivery time": gettext_lazy("delivery time"),
+    "after-sales support": gettext_lazy("after-sales support"),
+    "compliance": gettext_lazy("compliance"),
+    "replaceability": gettext_lazy("replaceability"),
+    "efficacy": gettext_lazy("efficacy"),
+    "safety": gettext_lazy("safety"),
+    "trial results": gettext_lazy("trial results"),
 }
 _OPTION_SPLIT = re.compile(r"[\n,，、;；]")
 LIMIT_HINTS = {
-    "max_candidates": "search results gathered before filtering",
-    "max_kept": "the most relevant candidates kept after filtering",
-    "min_kept": "below this, retrieve searches again with broader queries",
-    "max_pages": "kept sources read in full",
-    "max_page_chars": "read from each page",
+    "max_candidates": gettext_lazy("search results gathered before filtering"),
+    "max_kept": gettext_lazy("the most relevant candidates kept after filtering"),
+    "min_kept": gettext_lazy("below this, retrieve searches again with broader queries"),
+    "max_pages": gettext_lazy("kept sources read in full"),
+    "max_page_chars": gettext_lazy("read from each page"),
 }
 
 
@@ -114,7 +131,10 @@ class QuestionForm:
             {
                 "name": name,
                 "label": PRESET_LABELS.get(name, name.capitalize()),
-                "dimensions": [{"name": d, "percent": round(w * 100)} for d, w in pairs],
+                "dimensions": [
+                    {"name": d, "shown": DIMENSION_NAMES.get(d, d), "percent": round(w * 100)}
+                    for d, w in pairs
+                ],
             }
             for name, pairs in PRESETS.items()
         ]

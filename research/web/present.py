@@ -6,32 +6,61 @@ Pure functions over plain data, so the run page and its progress partial say the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy, ngettext, npgettext
+
 from research.selectors import Verdict
 
-# What a provider outcome means when it is not OK, after "1 page ..." and "2 pages ...".
-OUTCOME_WORDS = {
-    "NO_HIT": ("found nothing", "found nothing"),
-    "TIMEOUT": ("timed out", "timed out"),
-    "UNAVAILABLE": ("could not be reached", "could not be reached"),
-    "UNAUTHORIZED": ("was refused access", "were refused access"),
-    "RATE_LIMITED": ("was rate-limited", "were rate-limited"),
-    "BLOCKED": (
-        "was blocked (robots.txt, a private address, or its size or type)",
-        "were blocked (robots.txt, a private address, or their size or type)",
+# What a failed call's outcome means, for searches and for pages, with its count.
+_SEARCHES = {
+    "NO_HIT": lambda n: ngettext("%(n)d search found nothing", "%(n)d searches found nothing", n),
+    "TIMEOUT": lambda n: ngettext("%(n)d search timed out", "%(n)d searches timed out", n),
+    "UNAVAILABLE": lambda n: ngettext(
+        "%(n)d search could not be made", "%(n)d searches could not be made", n
+    ),
+    "UNAUTHORIZED": lambda n: ngettext(
+        "%(n)d search was refused access", "%(n)d searches were refused access", n
+    ),
+    "RATE_LIMITED": lambda n: ngettext(
+        "%(n)d search was rate-limited", "%(n)d searches were rate-limited", n
+    ),
+    "BLOCKED": lambda n: ngettext("%(n)d search was blocked", "%(n)d searches were blocked", n),
+}
+_PAGES = {
+    "NO_HIT": lambda n: ngettext("%(n)d page was empty", "%(n)d pages were empty", n),
+    "TIMEOUT": lambda n: ngettext("%(n)d page timed out", "%(n)d pages timed out", n),
+    "UNAVAILABLE": lambda n: ngettext(
+        "%(n)d page could not be reached", "%(n)d pages could not be reached", n
+    ),
+    "UNAUTHORIZED": lambda n: ngettext(
+        "%(n)d page was refused access", "%(n)d pages were refused access", n
+    ),
+    "RATE_LIMITED": lambda n: ngettext(
+        "%(n)d page was rate-limited", "%(n)d pages were rate-limited", n
+    ),
+    "BLOCKED": lambda n: ngettext(
+        "%(n)d page was blocked (robots.txt, a private address, or its size or type)",
+        "%(n)d pages were blocked (robots.txt, a private address, or their size or type)",
+        n,
     ),
 }
 
 # What each stage is doing, for the line under its name while it runs or waits.
 STAGE_PURPOSE = {
-    "retrieve": "Plans the search and collects candidate sources.",
-    "filter": "Keeps the most relevant candidates and says why each other one was dropped.",
-    "deepread": "Reads the kept pages and notes key points with exact quotes.",
-    "crosscheck": "Turns the notes into claims and finds where sources agree or disagree.",
-    "decide": "Scores every option on every dimension and writes the report.",
+    "retrieve": gettext_lazy("Plans the search and collects candidate sources."),
+    "filter": gettext_lazy(
+        "Keeps the most relevant candidates and says why each other one was dropped."
+    ),
+    "deepread": gettext_lazy("Reads the kept pages and notes key points with exact quotes."),
+    "crosscheck": gettext_lazy(
+        "Turns the notes into claims and finds where sources agree or disagree."
+    ),
+    "decide": gettext_lazy("Scores every option on every dimension and writes the report."),
 }
 
 
@@ -53,42 +82,50 @@ def facts(stage: str, counts: dict[str, Any]) -> list[Fact]:
     return [
         Fact(
             _number(round(counts[key]) if key in ROUNDED else counts[key]),
-            plural(int(counts[key]), one, many),
+            label(int(counts[key])),
         )
-        for key, one, many in shown
+        for key, label in shown
         if isinstance(counts.get(key), int | float) and not isinstance(counts.get(key), bool)
     ]
 
 
 ROUNDED = {"confidence"}  # a score out of 100 reads better whole
 
-# stage -> (counts key, singular label, plural label)
-FACTS: dict[str, list[tuple[str, str, str]]] = {
+# stage -> (counts key, its label for a count)
+FACTS: dict[str, list[tuple[str, Callable[[int], str]]]] = {
     "retrieve": [
-        ("candidates", "candidate found", "candidates found"),
-        ("queries", "query", "queries"),
+        ("candidates", lambda n: ngettext("candidate found", "candidates found", n)),
+        ("queries", lambda n: npgettext("a count on the run page", "query", "queries", n)),
     ],
-    "filter": [("kept", "kept", "kept"), ("dropped", "dropped", "dropped")],
+    "filter": [
+        ("kept", lambda n: ngettext("kept", "kept", n)),
+        ("dropped", lambda n: ngettext("dropped", "dropped", n)),
+    ],
     "deepread": [
-        ("read", "page read", "pages read"),
-        ("ok", "usable", "usable"),
-        ("key_points", "key point", "key points"),
+        ("read", lambda n: ngettext("page read", "pages read", n)),
+        ("ok", lambda n: ngettext("usable", "usable", n)),
+        ("key_points", lambda n: ngettext("key point", "key points", n)),
     ],
     "crosscheck": [
-        ("claims", "claim", "claims"),
-        ("contradictions", "contradiction", "contradictions"),
-        ("consensus", "agreement", "agreements"),
-        ("gaps", "gap", "gaps"),
+        ("claims", lambda n: ngettext("claim", "claims", n)),
+        ("contradictions", lambda n: ngettext("contradiction", "contradictions", n)),
+        ("consensus", lambda n: ngettext("agreement", "agreements", n)),
+        ("gaps", lambda n: ngettext("gap", "gaps", n)),
     ],
-    "decide": [("confidence", "/100 confidence", "/100 confidence")],
+    "decide": [("confidence", lambda n: ngettext("/100 confidence", "/100 confidence", n))],
 }
 
 
 def notes(stage: str, counts: dict[str, Any], outcomes: dict[str, int]) -> list[str]:
     """Plain sentences about what went unusually: failed calls, a replan, dropped quotes."""
-    said = [_outcome_sentence(stage, outcomes)] if _failures(outcomes) else []
+    # The run's failed searches are said once for the whole run (run_views.searches_context),
+    # in the figure the report gives, so retrieve's own share is not said again here.
+    failed = _failures(outcomes) if stage != "retrieve" else {}
+    said = [_outcome_sentence(stage, outcomes)] if failed else []
     if stage == "filter" and counts.get("replans"):
-        said.append("Too few sources survived, so retrieve searched again with broader queries.")
+        said.append(
+            gettext("Too few sources survived, so retrieve searched again with broader queries.")
+        )
     if stage == "decide":
         said += _decide_notes(counts)
     return said
@@ -99,18 +136,12 @@ def _failures(outcomes: dict[str, int]) -> dict[str, int]:
 
 
 def _outcome_sentence(stage: str, outcomes: dict[str, int]) -> str:
-    what = ("search", "searches") if stage == "retrieve" else ("page", "pages")
-    parts = [
-        f"{count} {plural(count, *what)} {plural(count, *_verb(outcome))}"
-        for outcome, count in sorted(_failures(outcomes).items(), key=lambda kv: -kv[1])
-    ]
-    sentence = _join(parts)
-    return sentence[:1].upper() + sentence[1:] + "."
-
-
-def _verb(outcome: str) -> tuple[str, str]:
-    fallback = f"ended {outcome.lower().replace('_', ' ')}"
-    return OUTCOME_WORDS.get(outcome, (fallback, fallback))
+    words = _SEARCHES if stage == "retrieve" else _PAGES
+    parts = []
+    for outcome, count in sorted(_failures(outcomes).items(), key=lambda kv: -kv[1]):
+        say = words.get(outcome)
+        parts.append(say(count) % {"n": count} if say else f"{count} {outcome}")
+    return _join(parts) + gettext(".")
 
 
 def model_note(calls: dict[str, int]) -> str:
@@ -119,12 +150,13 @@ def model_note(calls: dict[str, int]) -> str:
     used = calls.get("OK", 0)
     if not made or used == made:
         return ""
-    rest = made - used
-    return (
-        f"The model's answer was used for {used} of {made} {plural(made, 'call')}; the "
-        f"deterministic reader's own judgement stands for the other {rest} (the run's log "
-        "says why)."
-    )
+    return ngettext(
+        "The model's answer was used for %(used)d of %(made)d call; the deterministic reader's "
+        "own judgement stands for the other %(rest)d (the run's log says why).",
+        "The model's answer was used for %(used)d of %(made)d calls; the deterministic reader's "
+        "own judgement stands for the other %(rest)d (the run's log says why).",
+        made,
+    ) % {"used": used, "made": made, "rest": made - used}
 
 
 def _decide_notes(counts: dict[str, Any]) -> list[str]:
@@ -132,8 +164,12 @@ def _decide_notes(counts: dict[str, Any]) -> list[str]:
     if not dropped:
         return []
     return [
-        f"{dropped} {plural(dropped, 'quote')} could not be found in the stored page "
-        f"and {plural(dropped, 'was', 'were')} left out."
+        ngettext(
+            "%(n)d quote could not be found in the stored page and was left out.",
+            "%(n)d quotes could not be found in the stored page and were left out.",
+            dropped,
+        )
+        % {"n": dropped}
     ]
 
 
@@ -142,30 +178,30 @@ def duration(seconds: float | None) -> str:
     if seconds is None:
         return ""
     if seconds < 10:
-        return f"{seconds:.1f} s"
+        return gettext("%(s).1f s") % {"s": seconds}
     whole = round(seconds)
     if whole < 60:
-        return f"{whole} s"
+        return gettext("%(s)d s") % {"s": whole}
     minutes, secs = divmod(whole, 60)
     if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
+        return gettext("%(m)d min %(s)02d s") % {"m": minutes, "s": secs}
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
+    return gettext("%(h)d h %(m)02d min") % {"h": hours, "m": minutes}
 
 
 def ago(moment: datetime, now: datetime) -> str:
     """'just now', '5 min ago', '3 h ago', '2 days ago', then the date."""
     seconds = (now - moment).total_seconds()
     if seconds < 60:
-        return "just now"
+        return gettext("just now")
     if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
+        return gettext("%(n)d min ago") % {"n": seconds // 60}
     if seconds < 86400:
-        return f"{int(seconds // 3600)} h ago"
+        return gettext("%(n)d h ago") % {"n": seconds // 3600}
     days = int(seconds // 86400)
     if days < 14:
-        return f"{days} {plural(days, 'day')} ago"
-    return f"{moment:%-d %b %Y}"
+        return ngettext("%(n)d day ago", "%(n)d days ago", days) % {"n": days}
+    return date_format(moment, "j M Y")
 
 
 def _number(value: float) -> str:
@@ -175,7 +211,10 @@ def _number(value: float) -> str:
 def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return gettext("%(first)s and %(last)s") % {
+        "first": gettext(", ").join(parts[:-1]),
+        "last": parts[-1],
+    }
 
 
 # The decision file cites claims by id for programs; the report turns them into source

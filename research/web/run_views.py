@@ -11,12 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from decisions.searches import Searches, failed_sentence, offline_sentence
 from research import diskspace, selectors, services
 from research.artifacts import STAGES, Plan
 from research.models import Run
-from research.names import FINISHED, stage_label
+from research.names import FINISHED
 from research.providers.primary import LABELS as PRIMARY_LABELS
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
@@ -24,7 +26,7 @@ from research.store import StoreError, readers, store_for
 from research.web import present
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
-NO_FILES = (
+NO_FILES = gettext_lazy(
     "This run's files are gone from the server, so it cannot be re-run. Ask the question again."
 )
 # A run still queued after this long has probably no worker to take it.
@@ -69,9 +71,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
     context = {
-        **progress_context(run),
-        "options": run.options or (plan.options if plan else []),
-        "options_from_question": not run.options,
+        **progress_context(run, plan),
         "dimensions": _dimension_shares(
             run.dimensions
             or planned
@@ -124,9 +124,11 @@ def cancel(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
         services.cancel_run(run)
-        messages.success(request, "The run was cancelled. You can re-run it from any stage.")
+        messages.success(
+            request, gettext("The run was cancelled. You can re-run it from any stage.")
+        )
     else:
-        messages.info(request, "The run had already stopped; nothing was cancelled.")
+        messages.info(request, gettext("The run had already stopped; nothing was cancelled."))
     return redirect("web:run", run_id=run.run_id)
 
 
@@ -136,17 +138,22 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
-        messages.error(request, "Choose a stage to re-run from.")
+        messages.error(request, gettext("Choose a stage to re-run from."))
     elif not store_for(run.run_id).exists():
         messages.error(request, NO_FILES)
     elif run.status in LIVE:
-        messages.error(request, "The run is still going. Cancel it before re-running a stage.")
+        messages.error(
+            request, gettext("The run is still going. Cancel it before re-running a stage.")
+        )
     elif not _may_rerun(run, stage):
         first = first_unfinished(stage_rows(run))
         messages.error(
             request,
-            f"{stage_label(stage).capitalize()} needs the stages before it. "
-            f"Re-run from {first.label if first else 'an earlier stage'} instead.",
+            gettext("%(stage)s needs the stages before it. Re-run from %(first)s instead.")
+            % {
+                "stage": shown_label(stage),
+                "first": first.label if first else gettext("an earlier stage"),
+            },
         )
     else:
         try:
@@ -154,7 +161,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
         except StoreError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Re-running from {stage_label(stage)}.")
+            messages.success(request, gettext("Re-running from %s.") % shown_label(stage).lower())
     return redirect("web:run", run_id=run.run_id)
 
 
@@ -163,7 +170,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
 def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
-        messages.error(request, "The run is still going. Cancel it before repairing it.")
+        messages.error(request, gettext("The run is still going. Cancel it before repairing it."))
     elif not store_for(run.run_id).exists():
         messages.error(request, NO_FILES)
     else:
@@ -174,14 +181,19 @@ def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     return redirect("web:run", run_id=run.run_id)
 
 
-def progress_context(run: Run) -> dict[str, Any]:
+def progress_context(run: Run, plan: Plan | None = None) -> dict[str, Any]:
+    """What the run page and its live partial show; the options as soon as the first stage
+    has read them from the question (its plan), while the later stages run."""
+    plan = plan or _plan(run)
     analysis = selectors.run_analysis(run)
     rows = [_with_model(r, analysis) for r in stage_rows(run)]
     finished = sum(1 for r in rows if r.status in FINISHED)
     state = run_state(run)
     verdict = selectors.run_verdict(run)
-    return {
+    context = {
         "run": run,
+        "options": run.options or (plan.options if plan else []),
+        "options_from_question": not run.options,
         "stages": rows,
         "state": state,
         "state_label": STATE_LABELS[state],
@@ -191,7 +203,7 @@ def progress_context(run: Run) -> dict[str, Any]:
         "total_time": _total_time(run),
         "verdict": verdict,
         "verdict_reasons": present.card_reasons(verdict),
-        "stopped_at": stage_label(run.current_stage).capitalize() if run.current_stage else "",
+        "stopped_at": shown_label(run.current_stage) if run.current_stage else "",
         # The failed stage's own words when it has them: they name the cause.
         "failure": next((r.error for r in rows if r.status == "failed" and r.error), "")
         or _failure(run),
@@ -199,7 +211,25 @@ def progress_context(run: Run) -> dict[str, Any]:
         "waiting_for_worker": _waiting_for_worker(run, rows),
         "waiting_for_space": _waiting_for_space(run),
         "analysis": analysis_context(analysis, live=run.status in LIVE),
+        **searches_context(selectors.run_searches(run)),
     }
+    if context["offline"]:  # said once, in the card, rather than again as its reason
+        context["verdict_reasons"] = []
+    return context
+
+
+def searches_context(found: Searches | None) -> dict[str, str]:
+    """The run's failed searches in one figure, the one the report gives; and, when no
+    search at all could be made, the one sentence that says so and why."""
+    if found is None or not found.failed:
+        return {"offline": "", "failed_searches": ""}
+    if found.offline:
+        return {"offline": offline_sentence(found), "failed_searches": ""}
+    said = gettext("%(failed)s (%(reason)s).") % {
+        "failed": failed_sentence(found.failed),
+        "reason": found.reason.rstrip("."),
+    }
+    return {"offline": "", "failed_searches": said}
 
 
 def _with_model(row: StageRow, analysis: selectors.Analysis) -> StageRow:
@@ -218,20 +248,24 @@ def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[s
     budget = analysis.budget or getattr(settings, "LLM_MAX_TOKENS_PER_RUN", None)
     exhausted = analysis.budget_exhausted_at
     if analysis.assisted:
-        label = "LLM-assisted analysis"
+        label = gettext("LLM-assisted analysis")
     elif analysis.llm:
         label = (
-            "No model answer used yet" if live else "Deterministic analysis (no model answer used)"
+            gettext("No model answer used yet")
+            if live
+            else gettext("Deterministic analysis (no model answer used)")
         )
     else:
-        label = "Deterministic analysis (no LLM)"
+        label = gettext("Deterministic analysis (no LLM)")
     return {
         "llm": analysis.llm,
         "label": label,
         "time_out": (
-            "The model's time ran out during "
-            f"{', '.join(stage_label(s) for s in analysis.time_out_at)} (LLM_STAGE_SECONDS): the "
-            "deterministic reader did the rest of that stage."
+            gettext(
+                "The model's time ran out during %s (LLM_STAGE_SECONDS): the deterministic "
+                "reader did the rest of that stage."
+            )
+            % gettext(", ").join(shown_label(s).lower() for s in analysis.time_out_at)
             if analysis.time_out_at
             else ""
         ),
@@ -239,15 +273,24 @@ def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[s
         "total": f"{analysis.total:,}",
         "budget": f"{budget:,}" if analysis.llm and budget else "",
         "exhausted": (
-            f"The token budget ran out during {stage_label(exhausted)}: from there the run "
-            "stopped asking the model and finished with the deterministic reader."
+            gettext(
+                "The token budget ran out during %s: from there the run stopped asking the "
+                "model and finished with the deterministic reader."
+            )
+            % shown_label(exhausted).lower()
             if exhausted
             else ""
         ),
         "unreachable": (
-            f"The model could not be reached during {stage_label(analysis.unreachable_at)} "
-            f"({analysis.unreachable_reason.rstrip('.')}): from there the run went on "
-            "without it, with the deterministic reader. Re-run once the endpoint answers."
+            gettext(
+                "The model could not be reached during %(stage)s (%(why)s): from there the run "
+                "went on without it, with the deterministic reader. Re-run once the endpoint "
+                "answers."
+            )
+            % {
+                "stage": shown_label(analysis.unreachable_at).lower(),
+                "why": analysis.unreachable_reason.rstrip("."),
+            }
             if analysis.unreachable_at
             else ""
         ),
@@ -294,7 +337,7 @@ def _row(view: selectors.StageView, number: int, live: bool, ready: bool) -> Sta
     return StageRow(
         stage=view.stage,
         number=number,
-        label=view.label.capitalize(),
+        label=shown_label(view.stage),
         purpose=present.STAGE_PURPOSE.get(view.stage, ""),
         status=status,
         status_label=STATUS_LABELS.get(status, view.status_label),
@@ -318,28 +361,29 @@ def _failure(run: Run) -> str:
 
 def _total_time(run: Run) -> str:
     if run.finished and run.status == Run.Status.DONE:
-        return "took " + present.duration((run.finished - run.created).total_seconds())
+        return gettext("took %s") % present.duration((run.finished - run.created).total_seconds())
     return ""
 
 
 STATUS_LABELS = {
-    "pending": "Waiting",
-    "queued": "Queued",
-    "running": "Running",
-    "done": "Done",
-    "skipped": "Already done",
-    "failed": "Failed",
-    "cancelled": "Cancelled",
-    "not-run": "Not run",
+    "pending": gettext_lazy("Waiting"),
+    "queued": gettext_lazy("Queued"),
+    "running": gettext_lazy("Running"),
+    "done": gettext_lazy("Done"),
+    "skipped": gettext_lazy("Already done"),
+    "failed": gettext_lazy("Failed"),
+    "cancelled": gettext_lazy("Cancelled"),
+    "not-run": gettext_lazy("Not run"),
 }
 TIMED = ("done", "skipped", "failed")  # a cancelled stage's time says nothing
 STATE_LABELS = {
-    "queued": "Queued",
-    "running": "Running",
-    "done": "Done",
-    "failed": "Stopped",
-    "cancelled": "Cancelled",
+    "queued": gettext_lazy("Queued"),
+    "running": gettext_lazy("Running"),
+    "done": gettext_lazy("Done"),
+    "failed": gettext_lazy("Stopped"),
+    "cancelled": gettext_lazy("Cancelled"),
 }
+shown_label = selectors.stage_name
 
 
 def _waiting_for_space(run: Run) -> str:

@@ -19,7 +19,9 @@
   function tick() {
     box.querySelectorAll("[data-since]").forEach(function (el) {
       var seconds = Math.max(0, (Date.now() - Date.parse(el.getAttribute("data-since"))) / 1000);
-      el.textContent = "running for " + format(seconds);
+      var r = root();
+      var words = (r && r.getAttribute("data-running-for")) || "running for {time}";
+      el.textContent = words.replace("{time}", format(seconds));
     });
   }
   function format(s) {
@@ -36,6 +38,13 @@
     if (status) status.textContent = r.getAttribute("data-announce") || "";
   }
 
+  // The options, once the first stage has read them from the question.
+  function options() {
+    var now = document.getElementById("options-now");
+    var shown = document.getElementById("run-options");
+    if (now && shown && shown.innerHTML !== now.innerHTML) shown.innerHTML = now.innerHTML;
+  }
+
   function poll() {
     fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
@@ -48,6 +57,7 @@
           box.innerHTML = html;
           last = normalise(html);
           title();
+          options();
         }
         tick();
         if (live()) window.setTimeout(poll, INTERVAL);
@@ -58,7 +68,9 @@
         if (failures > 20) {
           var note = document.createElement("p");
           note.className = "alert warn";
-          note.textContent = "Lost touch with the server. Reload the page to see the latest progress.";
+          var r = root();
+          note.textContent = (r && r.getAttribute("data-lost")) ||
+            "Lost touch with the server. Reload the page to see the latest progress.";
           box.prepend(note);
           return;
         }

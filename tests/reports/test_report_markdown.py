@@ -120,7 +120,9 @@ def test_links_go_to_http_addresses_only_and_a_local_file_is_named_instead():
 
     assert "https://fernwick.dev/docs/pricing" in links
     assert all(link.startswith(("https://", "round_3_pages/")) for link in links), links
-    assert "Gorse\\_brook\\* review | notes (file:///srv/notes/gorsebrook\\_review.md)" in text
+    # A local file is named by its title, never by its path on the server.
+    assert "[2] Gorse\\_brook\\* review | notes · comparison · published" in text
+    assert "/srv/notes" not in text
 
 
 def test_every_quote_still_reads_as_the_stored_text_it_cites():

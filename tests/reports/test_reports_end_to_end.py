@@ -162,7 +162,11 @@ def test_with_every_source_down_there_is_no_recommendation_and_the_report_says_w
     assert "could not be reached" in background
     assert "UNAVAILABLE" in background
     assert "Recommendation:" not in report
-    assert "could not be reached (see Background)" in section(report, "summary")
+    # No search could be made at all: the summary says so in one sentence, with the reason.
+    summary = section(report, "summary")
+    assert "No search engine could be reached from this server: " in summary
+    assert "searches could not be made" in background
+    assert "0 pages read" not in report
 
 
 def test_pages_that_cannot_be_fetched_are_reported_as_unreachable_not_as_empty(

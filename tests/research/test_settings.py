@@ -188,3 +188,30 @@ def test_relative_paths_are_read_against_the_project_wherever_it_starts(tmp_path
         "web": "ddgs",
     }
     assert found["defaults"] == ["notes", f"local:{base / 'docs'}"]
+
+
+def test_env_example_and_readme_give_the_reading_limits_the_settings_use():
+    root = Path(settings.BASE_DIR)
+    example = (root / ".env.example").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    source = (root / "research" / "settings.py").read_text(encoding="utf-8")
+    for name in ("MAX_CANDIDATES", "MAX_KEPT", "MIN_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS"):
+        default = re.search(rf'env_int\("{name}", ([\d_]+)', source).group(1).replace("_", "")
+        assert re.search(rf"^{name}={default}$", example, re.MULTILINE), name
+    assert "up to 50 candidates, 30 kept, all 30 read, 30,000 characters each" in readme
+    assert "50 candidates, 30 kept, all 30 read,\n# 30000 characters each" in example
+
+
+def test_env_example_names_no_file_the_repository_lacks():
+    root = Path(settings.BASE_DIR)
+    example = (root / ".env.example").read_text(encoding="utf-8")
+    assert "DESIGN" not in example
+    for named in re.findall(r"\b[\w/-]+\.(?:md|txt|json|py)\b", example):
+        assert (root / named).exists() or named.startswith(("var/", "/")), named
+
+
+def test_env_example_shows_how_to_name_sources_for_make_run():
+    example = (Path(settings.BASE_DIR) / ".env.example").read_text(encoding="utf-8")
+    assert "make run" in example
+    assert re.search(r"^#\s+SOURCES=notes=local:/srv/notes,ddg=ddgs$", example, re.MULTILINE)
+    assert re.search(r"^#\s+DEFAULT_SOURCES=notes$", example, re.MULTILINE)

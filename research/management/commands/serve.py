@@ -22,6 +22,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
+from research.management.sources_check import sources_report
 from research.supervisor import Child, StartFailed, listens, port_problem, stop_all
 
 EMBEDDED_REDIS_PORT = 6390
@@ -63,6 +64,9 @@ class Command(BaseCommand):
             f"redis://127.0.0.1:{opts['redis_port']}/0" if embedded else os.environ["REDIS_URL"]
         )
         self._preflight(opts, embedded, redis_url)
+        for line in sources_report():
+            style = self.style.WARNING if line.startswith("Warning") else str
+            self.stdout.write(style(line))
         url = f"http://{opts['host']}:{opts['port']}/"
         try:
             call_command("ensure_admin", url=url, stdout=self.stdout)

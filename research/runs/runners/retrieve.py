@@ -31,6 +31,9 @@ def plan_from(params: dict[str, Any]) -> Plan:
 
 def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     plan = plan_from(store.index()["params"])
+    # The options read from the question show on the run page at once, before the model
+    # (if any) adds its sub-queries and the searches run.
+    store.write_json(PLAN, plan)
     plan = decompose(plan, open_llm(store, ctx, "retrieve", task="plan"), ctx)
     asks, records, asked = _ask_primary(plan, ctx)
     plan = plan.model_copy(update={"primary": asks})

@@ -10,7 +10,6 @@ from research.artifacts import Dimension, Limits, Plan, Question, SubQuery
 from research.stages.plan.options import extract_options
 from research.stages.plan.primary import primary_asks
 from research.stages.plan.rules import (
-    CJK,
     DEFAULT_PRESET,
     MAX_DIMENSIONS,
     MAX_NAME_CHARS,
@@ -22,6 +21,7 @@ from research.stages.plan.rules import (
     PRESETS,
     ZH_DIMENSIONS,
     PlanError,
+    question_language,
 )
 
 
@@ -29,7 +29,7 @@ def build_plan(question: Question, defaults: Limits) -> Plan:
     """Validate the question and build the plan with its ordered, deduplicated sub-queries;
     its limits are `defaults` with the question's own limits over them."""
     text = _check_question(question.question)
-    language = "zh" if CJK.search(text) else "en"
+    language = question_language(text)
     chosen, options_source = _choose_options(text, question.options)
     dimensions = [(d.name, d.weight) for d in question.dimensions]
     dims, preset_name = _choose_dimensions(dimensions or None, question.preset or None, language)

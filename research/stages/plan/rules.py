@@ -83,4 +83,9 @@ MAX_EXTRACTED_WORDS = 6
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
+def question_language(text: str) -> str:
+    """The language a run is written in: "zh" for a question with Chinese characters."""
+    return "zh" if CJK.search(text) else "en"
+
+
 OPTIONS_HINT = "name at least two options, e.g. --option A --option B, or ask 'A vs B'"

@@ -72,7 +72,7 @@ def contradiction(
             _side(x, "a", t("side_one"), current, files, quote, t),
             _side(x, "b", t("side_other"), current, files, quote, t),
         ],
-        sentence=rich(said_text + (t("sentence_sep") + why_text if why_text else "")),
+        sentence=rich(said_text + (t("then_sentence", sentence=why_text) if why_text else "")),
         judged_by_model=x.judged_by == "model",
     )
 

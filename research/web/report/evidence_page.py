@@ -52,6 +52,7 @@ def evidence_page(
     t = WebStrings(plan.language)
     numbers = {s.source_id: n for n, s in enumerate(notes.ok_sources(), 1)}
     cited = cited_quotes(src.source_id, check)
+    text = without_front_matter(text) if text is not None else None
     marked = highlight(text, cited) if text is not None else None
     kind_id, interested = source_kind(src, plan)
     return {
@@ -60,6 +61,8 @@ def evidence_page(
         "src": src,
         "n": numbers.get(src.source_id),
         "title": src.title or src.url,
+        # A local file's address is a path on the server: it is named by its title only.
+        "web_page": src.url.startswith(("http://", "https://")),
         "kind": t.kind(kind_id),
         "interested": interested,
         "published": src.published or t("unknown_date"),
@@ -73,6 +76,15 @@ def evidence_page(
         "no_text": t("no_text", status=source_status(src)),
         "duplicate": t("duplicate_of", id=src.duplicate_of) if src.duplicate_of else "",
     }
+
+
+def without_front_matter(text: str) -> str:
+    """The stored page without its front matter (source id, URL, title, dates): the viewer
+    shows those above the text, from the notes."""
+    if not text.startswith("---\n"):
+        return text
+    end = text.find("\n---\n", 4)
+    return text if end < 0 else text[end + 5 :].lstrip("\n")
 
 
 def cited_quotes(source_id: str, check: Crosscheck | None) -> list[Cited]:

@@ -33,6 +33,7 @@ WARNING_ITEMS = 3  # what-would-raise-it items in the opening; the rest are furt
 class Part:
     label: str
     value: float | None
+    blank: str = ""  # said instead of a number that would measure nothing
 
 
 def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
         "consensus": [debate.consensus(k, files, quote, t) for k in files.crosscheck.consensus],
         "no_contradiction": _none_found("no_contradiction", files, t),
         "no_consensus": _none_found("no_consensus", files, t),
-        "parts": _parts(d, t),
+        "parts": _parts(d, t, bool(files.crosscheck.claims)),
         "method": d.assessment.method,
         "missing": d.missing_information,
         "not_read": d.not_read,
@@ -106,12 +107,15 @@ def _none_found(key: str, files: RunFiles, t: WebStrings) -> SafeString:
     return rich(t(key, cites=files.cite(list(files.numbers))))
 
 
-def _parts(d: Decision, t: WebStrings) -> list[Part]:
+def _parts(d: Decision, t: WebStrings, has_claims: bool = True) -> list[Part]:
+    """Without a claim, consistency, timeliness and verifiability measure nothing: they
+    say so instead of showing a number."""
     a = d.assessment
+    blank = "" if has_claims else t("no_claim_part")
     return [
         Part(t("coverage"), a.coverage),
-        Part(t("consistency"), a.consistency),
-        Part(t("timeliness"), a.timeliness),
-        Part(t("verifiability"), a.verifiability),
+        Part(t("consistency"), None if blank else a.consistency, blank),
+        Part(t("timeliness"), None if blank else a.timeliness, blank),
+        Part(t("verifiability"), None if blank else a.verifiability, blank),
         Part(t("corroboration"), a.corroboration),
     ]

@@ -40,7 +40,8 @@ def _source(
         n=n,
         source_id=src.source_id,
         title=src.title or src.url,
-        url=src.url,
+        # A local file's address is a path on the server: shown only for http(s) pages.
+        url=src.url if src.url.startswith(("http://", "https://")) else "",
         site=src.site,
         kind_id=kind_id,
         kind=t.kind(kind_id),

@@ -7,9 +7,13 @@ import re
 import pytest
 from django.test import Client
 
+from research.context import StageContext
 from research.models import Run
+from research.questions import default_limits
 from research.runs import execute, rows
 from research.runs.rows import CANCELLED
+from research.runs.runners import retrieve as retrieve_runner
+from research.stages.plan import build_plan
 from research.store import store_for
 from tests.research.web.conftest import QUESTION, make_run, mark
 
@@ -56,7 +60,9 @@ def test_the_progress_partial_shows_each_stage_state_and_its_counts_in_words(ada
     retrieve = stage_block(response, "Retrieve")
     assert "st-done" in retrieve and "4.0 s" in retrieve
     assert "<strong>25</strong> <span>candidates found</span>" in retrieve
-    assert "2 searches timed out." in retrieve
+    # Failed searches are said once for the whole run, with the report's figure (from the
+    # searches retrieve wrote), not per stage.
+    assert "timed out" not in retrieve
     filtered = stage_block(response, "Filter")
     assert "<strong>12</strong> <span>kept</span>" in filtered
     assert "searched again with broader queries" in filtered
@@ -411,3 +417,32 @@ def test_a_run_whose_manifest_is_damaged_can_still_be_cancelled(ada, ada_client)
     assert response.status_code == 200
     assert "The run was cancelled." in response.text
     assert Run.objects.get(pk=run.pk).error == CANCELLED
+
+
+def test_options_read_from_the_question_show_while_the_later_stages_run(ada, ada_client):
+    run = make_run(ada, question="For our notes app, choose between Quillsync, Loamdb and Tessera")
+    page = ada_client.get(f"/runs/{run.run_id}/")
+    assert "to be read from the question" in page.text
+    params = store_for(run.run_id).index()["params"]
+    plan = build_plan(rows.question_of(params), default_limits())
+    store_for(run.run_id).write_json("round_0_plan.json", plan)
+    mark(run, "retrieve", "running")
+    partial = ada_client.get(f"/runs/{run.run_id}/progress/").text
+    options_now = partial.split('<template id="options-now">', 1)[1].split("</template>", 1)[0]
+    assert "Quillsync, Loamdb, Tessera" in options_now and "(from the question)" in options_now
+    assert "Quillsync, Loamdb, Tessera" in ada_client.get(f"/runs/{run.run_id}/").text
+
+
+def test_retrieve_writes_the_options_before_it_searches(ada, monkeypatch):
+    run = make_run(ada, question="For our notes app, choose between Quillsync, Loamdb and Tessera")
+    seen: list[list[str]] = []
+
+    def searching(plan, *args, **kwargs):
+        stored = store_for(run.run_id).read_json("round_0_plan.json")
+        seen.append(stored["options"])
+        raise RuntimeError("stop here: only the plan matters")
+
+    monkeypatch.setattr(retrieve_runner, "retrieve", searching)
+    with pytest.raises(RuntimeError):
+        retrieve_runner.run_retrieve(store_for(run.run_id), StageContext())
+    assert seen == [["Quillsync", "Loamdb", "Tessera"]]

@@ -105,7 +105,7 @@ def test_a_chinese_source_gets_chinese_labels(install, ada_client):
     run = install("zh")
     src = store_for(run.run_id).read_model("round_3_notes.json", Notes).ok_sources()[0]
     html = viewer(ada_client, run.run_id, src.source_id).content.decode()
-    assert '<html lang="zh-CN">' in html
+    assert '<html lang="zh-Hans">' in html
     assert "返回报告" in html and "原始链接" in html and "本页被引用的原文" in html
 
 
@@ -169,3 +169,16 @@ def test_a_quote_the_model_read_says_so_and_carries_the_readers_warning(install,
     if others:
         plain = viewer(ada_client, run.run_id, others[0].source_id).content.decode()
         assert "read by the model" not in plain
+
+
+def test_the_stored_text_is_shown_without_its_front_matter(install, ada_client):
+    run = install("en")
+    store = store_for(run.run_id)
+    src = store.read_model("round_3_notes.json", Notes).ok_sources()[0]
+    stored = store.read_text(src.page)
+    assert stored.startswith("---\nsource_id: ")  # what the run keeps on disk
+    html = viewer(ada_client, run.run_id, src.source_id).content.decode()
+    assert f"source_id: {src.source_id}" not in html
+    assert "\n---\n" not in html.split('class="stored', 1)[-1][:2000]
+    body = stored.split("\n---\n", 1)[1].strip().splitlines()[0]
+    assert body[:30] in html.replace("&#x27;", "'").replace("&quot;", '"')

@@ -289,7 +289,7 @@ def test_pages_kept_but_not_read_are_told_apart_from_evidence_not_found(install,
 def test_a_chinese_question_gets_chinese_labels(install, ada_client):
     run = install("zh")
     html = page(ada_client, run)
-    assert '<html lang="zh-CN">' in html
+    assert '<html lang="zh-Hans">' in html
     for label in ("推荐", "置信度", "加权总分", "评分矩阵", "矛盾与共识", "证据", "下载 Markdown"):
         assert label in html, label
     assert "Score matrix" not in html and "Download Markdown" not in html

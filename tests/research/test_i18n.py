@@ -1,0 +1,99 @@
+"""The Chinese translations: every message translated, the same facts in both languages,
+and compiled without GNU gettext."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from research.i18n.build import LOCALE_DIR, compile_catalogs
+
+PO = LOCALE_DIR / "zh_Hans" / "LC_MESSAGES" / "django.po"
+PERCENT = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdrf%]")
+
+
+def catalog():
+    with PO.open("rb") as f:
+        return read_po(f, locale="zh_Hans")
+
+
+def messages():
+    return [m for m in catalog() if m.id]
+
+
+def placeholders(text: str) -> tuple[set[str], list[str]]:
+    braces = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    return braces, sorted(
+        m.group(0) if not m.group(1) else m.group(1) for m in PERCENT.finditer(text)
+    )
+
+
+def test_every_message_has_its_chinese():
+    untranslated = [
+        m.id for m in messages() if not all(m.string if isinstance(m.string, tuple) else [m.string])
+    ]
+    assert untranslated == []
+    assert [m.id for m in messages() if m.fuzzy] == []
+
+
+def test_a_translation_keeps_every_fact_of_its_english():
+    for m in messages():
+        english = m.id if isinstance(m.id, str) else m.id[-1]
+        chinese = m.string if isinstance(m.string, str) else m.string[0]
+        braces, percents = placeholders(english)
+        assert placeholders(chinese)[0] == braces, english
+        if "%" in english:
+            assert sorted(placeholders(chinese)[1]) == sorted(percents), english
+
+
+def test_the_chinese_is_chinese():
+    # Punctuation and units aside, a translation that is all ASCII was left in English.
+    english = [
+        m.id
+        for m in messages()
+        if isinstance(m.string, str)
+        and re.search(r"[A-Za-z]{3}", re.sub(r"\{\w*\}|%\(\w+\)\w", "", m.id))
+        and m.string.isascii()
+    ]
+    assert english == []
+
+
+def test_the_translations_compile_without_gnu_gettext(tmp_path: Path):
+    folder = tmp_path / "zh_Hans" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.po").write_bytes(PO.read_bytes())
+    assert compile_catalogs(tmp_path) == [folder / "django.mo"]
+    with (folder / "django.mo").open("rb") as f:
+        compiled = read_mo(f)
+    assert compiled["Sign out"].string == "退出登录"
+    assert compile_catalogs(tmp_path) == []  # up to date: left alone
+
+
+# A literal message the code asks gettext for, and one a template translates.
+ASKED = re.compile(
+    r"\b(?:gettext|gettext_lazy|gettext_noop|ngettext|ngettext_lazy)\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+)"
+)
+TRANSLATED = re.compile(r'{%\s*translate\s+"([^"]*)"')
+
+
+def asked_for() -> list[tuple[str, str]]:
+    root = LOCALE_DIR.parent
+    found = []
+    for package in ("research", "decisions", "reports"):
+        for path in (root / package).rglob("*.py"):
+            for m in ASKED.finditer(path.read_text(encoding="utf-8")):
+                found.append((path.name, eval(f"({m.group(1)})")))  # adjacent literals joined
+    for path in (root / "templates").rglob("*.html"):
+        found += [(path.name, m.group(1)) for m in TRANSLATED.finditer(path.read_text())]
+    return found
+
+
+def test_every_message_the_product_asks_for_has_its_chinese():
+    known = {m.id if isinstance(m.id, str) else m.id[0] for m in messages()}
+    asked = asked_for()
+    assert len(asked) > 300  # the search itself still finds the product's messages
+    assert [(where, text) for where, text in asked if text not in known] == []
