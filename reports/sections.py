@@ -4,6 +4,7 @@ sources, and the lines that cite the evidence."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -130,8 +131,27 @@ def _dated(s: SourceNotes, t: Strings) -> str:
     if s.updated:
         said += t("updated_on", date=s.updated)
     if s.date_source:
-        said += t("dates_from", where=s.date_source)
+        said += t("dates_from", where=_where(s.date_source, t))
     return said
+
+
+# Where deep-read found a page's dates (research.providers.pagedates, research.stages.records),
+# as it records them, and the report's words for each.
+_DATE_SOURCES = [
+    (re.compile(r"HTML metadata$"), "dates_html"),
+    (re.compile(r"Last-Modified header$"), "dates_header"),
+    (re.compile(r"the search result$"), "dates_search"),
+    (re.compile(r"front matter (?P<keys>.+)$"), "dates_front_matter"),
+    (re.compile(r"the (?P<site>.+) record, retrieved (?P<day>[\d-]+)$"), "dates_record"),
+    (re.compile(r"the (?P<site>.+) record's own dates$"), "dates_record_own"),
+]
+
+
+def _where(detail: str, t: Strings) -> str:
+    for pattern, key in _DATE_SOURCES:
+        if found := pattern.match(detail):
+            return t(key, **found.groupdict())
+    return detail
 
 
 def _record_kind(kind: str | None, t: Strings) -> str:

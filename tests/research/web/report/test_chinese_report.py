@@ -13,7 +13,7 @@ from research.store import store_for
 pytestmark = pytest.mark.django_db
 
 # Words a Chinese reader meets in Chinese technical writing as they are.
-KEPT_AS_THEY_ARE = {"Verdict", "LLM", "token", "KB", "MB", "ms", "x"}
+KEPT_AS_THEY_ARE = {"Verdict", "LLM", "token", "KB", "MB", "ms", "x", "HTML", "Last-Modified"}
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|`[^`]*`")
 _LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
 _ADDRESS = re.compile(r"(?:https?|file)://\S+|round_3_pages/\S+|\b[\w-]+(?:\.[\w-]+)+\b")
