@@ -17,9 +17,11 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 SERVER_NAME = "verdict"
 TOKEN_PLACEHOLDER = "<your token>"
@@ -29,7 +31,7 @@ TOKEN_PLACEHOLDER = "<your token>"
 class Client:
     key: str  # what `mcp_config --client` takes
     label: str
-    where: str  # where the block goes
+    where: Any  # where the block goes (lazily in the page's language)
     takes_http: bool  # whether the client itself speaks Streamable HTTP
 
 
@@ -39,16 +41,23 @@ CLIENTS: dict[str, Client] = {
         Client(
             "claude-desktop",
             "Claude Desktop",
-            "claude_desktop_config.json (Settings › Developer › Edit Config); restart Claude "
-            "Desktop after saving",
+            gettext_lazy(
+                "claude_desktop_config.json (Settings › Developer › Edit Config); restart Claude "
+                "Desktop after saving"
+            ),
             takes_http=False,
         ),
-        Client("claude-code", "Claude Code", "run it in a terminal", takes_http=True),
-        Client("cursor", "Cursor", "~/.cursor/mcp.json, or .cursor/mcp.json in a project", True),
+        Client("claude-code", "Claude Code", gettext_lazy("run it in a terminal"), takes_http=True),
+        Client(
+            "cursor",
+            "Cursor",
+            gettext_lazy("~/.cursor/mcp.json, or .cursor/mcp.json in a project"),
+            True,
+        ),
         Client(
             "vscode",
             "VS Code",
-            ".vscode/mcp.json in a workspace (or: MCP: Open User Configuration)",
+            gettext_lazy(".vscode/mcp.json in a workspace (or: MCP: Open User Configuration)"),
             True,
         ),
     )

@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from research.mcp.client_configs import http_configs
@@ -120,9 +120,9 @@ class SignInView(auth_views.LoginView):
 
 class ApiTokenForm(forms.Form):
     name = forms.CharField(
-        label="Label",
+        label=gettext_lazy("Label"),
         max_length=ApiToken._meta.get_field("name").max_length,
-        help_text="What the token is for, e.g. “laptop Claude Desktop”.",
+        help_text=gettext_lazy("What the token is for, e.g. “laptop Claude Desktop”."),
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -132,7 +132,9 @@ class ApiTokenForm(forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if ApiToken.objects.filter(user=self.user, name=name).exists():
-            raise forms.ValidationError(f"You already have a token labelled “{name}”.")
+            raise forms.ValidationError(
+                gettext("You already have a token labelled “%(name)s”.") % {"name": name}
+            )
         return name
 
 
@@ -150,7 +152,7 @@ def account(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():
                     new_token, secret = ApiToken.issue(request.user, form.cleaned_data["name"])
             except IntegrityError:  # the same label, made at the same moment elsewhere
-                form.add_error("name", "You already have a token with this label.")
+                form.add_error("name", gettext("You already have a token with this label."))
             else:
                 form = ApiTokenForm(user=request.user)
     endpoint = request.build_absolute_uri("/mcp")
@@ -173,5 +175,7 @@ def account(request: HttpRequest) -> HttpResponse:
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     token.delete()
-    messages.success(request, f"Revoked “{token.name}”: it no longer works.")
+    messages.success(
+        request, gettext("Revoked “%(name)s”: it no longer works.") % {"name": token.name}
+    )
     return redirect("account")

@@ -97,3 +97,9 @@ def test_every_message_the_product_asks_for_has_its_chinese():
     asked = asked_for()
     assert len(asked) > 300  # the search itself still finds the product's messages
     assert [(where, text) for where, text in asked if text not in known] == []
+
+
+def test_no_message_is_listed_twice():
+    # Babel keeps the last of two entries silently; GNU msgfmt refuses the catalogue.
+    ids = re.findall(r'^msgid "(.+)"$', PO.read_text(encoding="utf-8"), re.MULTILINE)
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []

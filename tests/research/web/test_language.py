@@ -121,3 +121,10 @@ def test_sign_in_and_the_password_pages_are_chinese_for_a_chinese_browser(ada, a
     assert "还没有账户？" in text_of(Client().get("/accounts/login/", **CHINESE))
     seen = text_of(ada_client.get("/accounts/password/", **CHINESE))
     assert "修改密码" in seen and "Change password" not in seen
+
+
+def test_the_account_page_is_chinese_for_a_chinese_browser(ada_client):
+    page = ada_client.get("/accounts/", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    for words in ("你的账户", "MCP 的 API 令牌", "连接客户端", "创建令牌", "在终端中运行"):
+        assert words in page
+    assert "Your account" not in page and "Create token" not in page
