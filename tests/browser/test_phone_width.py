@@ -176,7 +176,10 @@ def test_the_account_page_is_one_tap_away_on_a_phone_and_makes_a_token(phone, li
     secret = phone.locator("#new-token")
     secret.wait_for()
     assert within_screen(phone, secret) and secret.input_value().startswith("vdt_")
-    assert within_screen(phone, phone.locator(".new-secret pre"))
+    secret.tap()  # one tap selects the whole token, ready to copy
+    selected = secret.evaluate("f => f.value.slice(f.selectionStart, f.selectionEnd)")
+    assert selected == secret.input_value()
+    assert within_screen(phone, phone.locator(".client-config pre").first)
     revoke = phone.get_by_role("button", name="Revoke phone")
     revoke.scroll_into_view_if_needed()
     assert within_screen(phone, revoke)
