@@ -21,11 +21,17 @@ class Artifact(BaseModel):
 # --- the question a run answers -----------------------------------------------------------
 
 
+# Where a dimension came from: read from the question's words, set on the form (or the
+# CLI's --dimension, MCP's dimensions), or taken from a preset.
+DimensionOrigin = Literal["question", "form", "preset"]
+
+
 class AskedDimension(Artifact):
     """A dimension as the question names it; the plan checks and normalises its weight."""
 
     name: str
     weight: float = 1.0
+    origin: DimensionOrigin = "form"
 
 
 class Question(Artifact):
@@ -48,6 +54,7 @@ class Question(Artifact):
 class Dimension(Artifact):
     name: str
     weight: float = Field(gt=0)
+    origin: DimensionOrigin | None = None
 
 
 class SubQuery(Artifact):

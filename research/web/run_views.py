@@ -67,15 +67,19 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
+    preset = run.preset or DEFAULT_PRESET
+    dimensions = _dimension_shares(
+        run.dimensions
+        or planned
+        or [{"name": n, "weight": w, "origin": "preset"} for n, w in PRESETS.get(preset, [])],
+        preset,
+    )
     context = {
         **progress_context(run),
         "options": run.options or (plan.options if plan else []),
         "options_from_question": not run.options,
-        "dimensions": _dimension_shares(
-            run.dimensions
-            or planned
-            or [{"name": n, "weight": w} for n, w in PRESETS.get(run.preset or DEFAULT_PRESET, [])]
-        ),
+        "dimensions": dimensions,
+        "preset_set_aside": _preset_set_aside(run, dimensions),
         "sources": [label_for(spec) for spec in run.sources],
     }
     return render(request, "web/run.html", context)
@@ -233,12 +237,31 @@ def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[s
     }
 
 
-def _dimension_shares(dimensions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+ORIGIN_LABELS = {"question": "from the question", "form": "set on the form"}
+
+
+def _dimension_shares(dimensions: list[dict[str, Any]], preset: str) -> list[dict[str, Any]]:
+    """Each dimension's share of the weight and where it came from."""
     total = sum(float(d.get("weight") or 0) for d in dimensions) or 1.0
     return [
-        {"name": d["name"], "share": round(100 * float(d.get("weight") or 0) / total)}
+        {
+            "name": d["name"],
+            "share": round(100 * float(d.get("weight") or 0) / total),
+            "origin": d.get("origin") or "",
+            "origin_label": ORIGIN_LABELS.get(d.get("origin") or "", f"the {preset} preset")
+            if d.get("origin")
+            else "",
+        }
         for d in dimensions
     ]
+
+
+def _preset_set_aside(run: Run, dimensions: list[dict[str, Any]]) -> str:
+    """A preset the person chose that the question's own dimensions replaced, said aloud."""
+    from_question = any(d["origin"] == "question" for d in dimensions)
+    if run.preset and run.dimensions and from_question:
+        return f"The question names its dimensions, so the {run.preset} preset was not used."
+    return ""
 
 
 def run_state(run: Run) -> str:

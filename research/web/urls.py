@@ -11,6 +11,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.new_question, name="home"),
     path("new/", views.new_question, name="new"),
+    path("new/reading/", views.question_reading, name="question-reading"),
     path("runs/", views.runs, name="runs"),
     path("runs/<str:run_id>/", run_views.run_page, name="run"),
     path("runs/<str:run_id>/progress/", run_views.progress, name="progress"),

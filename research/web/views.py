@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from research import selectors, services
 from research.models import Run
+from research.questions import read_question
 from research.sources import configured_sources
 from research.stages.plan import MAX_QUESTION_CHARS
 from research.web import present
@@ -41,6 +42,15 @@ def new_question(request: HttpRequest) -> HttpResponse:
         "recent": run_rows(selectors.runs_for(request.user)[:5]),
     }
     return render(request, "web/new.html", context)
+
+
+@login_required
+@require_http_methods(["GET"])
+def question_reading(request: HttpRequest) -> HttpResponse:
+    """What the question being typed names: the form fills its dimension rows from it."""
+    response = JsonResponse(read_question(request.GET.get("question", "")))
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @login_required

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from research.runs import rows
 from research.models import Run
+from research.runs import rows
 from tests.research.web.conftest import make_run, mark
 from tests.runs import CORPUS_EN, run_question
 

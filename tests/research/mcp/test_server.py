@@ -191,6 +191,33 @@ def test_start_research_submits_like_the_web_form(
     assert store_for(run.run_id).exists()
 
 
+def test_start_research_scores_the_dimensions_the_question_names(ada, configured):
+    question = (
+        "For an event-driven backend, choose between RabbitMQ, Apache Kafka and NATS, "
+        "weighing delivery guarantees, operational complexity and throughput."
+    )
+    result = call_tool(ada, "start_research", {"question": question, "sources": ["notes"]})
+
+    assert not result.is_error
+    run = Run.objects.get(run_id=result.structured_content["run_id"])
+    assert [d["name"] for d in run.dimensions] == [
+        "delivery guarantees",
+        "operational complexity",
+        "throughput",
+    ]
+
+
+def test_start_research_says_which_part_of_the_question_could_not_be_read(ada, configured):
+    result = call_tool(
+        ada,
+        "start_research",
+        {"question": "Vue vs React, weighing everything that could matter", "sources": ["notes"]},
+    )
+
+    assert result.is_error
+    assert "no dimension could be read" in result.structured_content["errors"]["dimensions"][0]
+
+
 def test_start_research_reports_validation_errors(ada):
     result = call_tool(ada, "start_research", {"question": "hm", "sources": ["nowhere"]})
     assert result.is_error
