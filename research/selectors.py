@@ -11,9 +11,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from research.artifacts import STAGES, Decision
+from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
+from research.runs import redecide
 from research.runs.rows import CANCELLED
 from research.store import StoreError, readers, store_for
 
@@ -324,3 +325,22 @@ def plain_error(stage: str, error: str) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
+
+
+# --- decisions saved beside a run's own ----------------------------------------------------
+
+
+def saved_decisions(run: Run) -> list[SavedDecision]:
+    """The decisions saved beside the run's own, first saved first."""
+    try:
+        return redecide.saved(store_for(run.run_id))
+    except (OSError, StoreError):
+        return []
+
+
+def saved_decision(run: Run, number: int) -> SavedDecision:
+    """One saved decision of the run; LookupError when it has none by that number."""
+    for found in saved_decisions(run):
+        if found.number == number:
+            return found
+    raise LookupError(f"run {run.run_id} has no saved decision {number}")

@@ -21,6 +21,19 @@ urlpatterns = [
     path("runs/<str:run_id>/report/", report_views.report, name="report"),
     path("runs/<str:run_id>/evidence/<str:source_id>/", report_views.evidence, name="evidence"),
     path("runs/<str:run_id>/export.md", report_views.export_markdown, name="export"),
+    path("runs/<str:run_id>/decisions/", report_views.reweigh, name="reweigh"),
+    path("runs/<str:run_id>/corrections/", report_views.correct, name="correct"),
+    path(
+        "runs/<str:run_id>/corrections/<str:correction_id>/undo/",
+        report_views.undo_correction,
+        name="undo-correction",
+    ),
+    path("runs/<str:run_id>/decisions/<int:number>/", report_views.saved_report, name="saved"),
+    path(
+        "runs/<str:run_id>/decisions/<int:number>/export.md",
+        report_views.saved_export,
+        name="saved-export",
+    ),
     path("runs/<str:run_id>/artifacts/", artifact_views.artifacts, name="artifacts"),
     path(
         "runs/<str:run_id>/artifacts/view/<path:name>",
