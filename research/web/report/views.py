@@ -260,8 +260,12 @@ def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -
         raise Http404("No such source in this run.")
     text = store.read_text(src.page) if src.page else None
     check = _crosscheck(store)
-    context = evidence_page(src, notes, plan, check, text)
+    finished = _finished(run, store)
+    corrections = readers.corrections(store) if finished else None
+    context = evidence_page(src, notes, plan, check, text, corrections)
     context |= {
+        "can_correct": finished and check is not None,
+        "back": "#matrix",
         "run": run,
         "report_url": reverse("web:report", args=[run_id]),
         "run_url": _run_url(run_id),

@@ -159,7 +159,7 @@ def test_mcp_reads_the_corrections_as_a_resource_of_the_run(install, ada, ada_cl
 
 def test_quality_exports_corrections_as_labelled_sentences(install, ada_client, tmp_path):
     run = install("en")
-    claim_id, cell = a_scored_claim(run.run_id)
+    claim_id, _ = a_scored_claim(run.run_id)
     claim = next(c for c in readers.crosscheck(store_for(run.run_id)).claims if c.id == claim_id)
     mark(
         ada_client,
@@ -186,3 +186,17 @@ def test_quality_exports_corrections_as_labelled_sentences(install, ada_client, 
         claim.polarity,
     )
     assert "wrong polarity; sarcasm" in line["why"]
+
+
+def test_the_evidence_viewer_offers_the_same_correction_and_shows_it(install, ada_client):
+    run = install("en")
+    claim_id, _ = a_scored_claim(run.run_id)
+    claim = next(c for c in readers.crosscheck(store_for(run.run_id)).claims if c.id == claim_id)
+    viewer = reverse("web:evidence", args=[run.run_id, claim.source_id])
+    page = ada_client.get(viewer).text
+    assert f'name="target_id" value="{claim_id}"' in page
+
+    mark(ada_client, run.run_id, target_id=claim_id, kind="wrong_option", value="Tessera")
+
+    page = ada_client.get(viewer).text
+    assert f'data-corrected="{claim_id}"' in page and "corrected by ada: wrong option" in page
