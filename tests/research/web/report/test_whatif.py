@@ -14,7 +14,7 @@ from decisions.scoring.totals import rank, total
 from research.artifacts import Decision
 from research.names import saved_artifact
 from research.store import readers, store_for
-from tests.research.web.report.whatif_node import node_rank
+from tests.research.web.report.whatif_node import node_rank, node_to_win
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +130,36 @@ def test_another_user_gets_a_404_on_every_what_if_url(install, ada_client, bob_c
     assert bob_client.get(reverse("web:saved-export", args=[run.run_id, 1])).status_code == 404
     assert ada_client.get(reverse("web:saved", args=[run.run_id, 2])).status_code == 404
     assert not store_for(run.run_id).artifact_path(saved_artifact(2, "about.json")).exists()
+
+
+def test_the_weight_that_would_let_the_runner_up_win_does(install, ada_client):
+    model = page_model(ada_client, install("en").run_id)
+    model["dimensions"] = [{"name": "speed", "weight": 0.6}, {"name": "cost", "weight": 0.4}]
+    model["options"] = [
+        {"option": "Xeno", "scores": [80.0, 40.0], "evidence": 2, "sites": 2},
+        {"option": "Yarrow", "scores": [50.0, 70.0], "evidence": 2, "sites": 2},
+    ]
+    weights = [60.0, 40.0]  # Xeno 64, Yarrow 58
+
+    win = node_to_win(model, weights)
+
+    # Lowering speed to 39 or raising cost to 61 would do; the first is as small a change.
+    assert win == {
+        "dimension": "speed",
+        "index": 0,
+        "from": 60,
+        "to": 39,
+        "option": "Yarrow",
+        "over": "Xeno",
+    }
+    assert node_rank(model, [39.0, 40.0])[0]["option"] == "Yarrow"
+    assert node_rank(model, [40.0, 40.0])[0]["option"] == "Xeno"  # a tie is not a win
+
+
+def test_no_single_weight_is_named_when_none_would_change_the_winner(install, ada_client):
+    model = page_model(ada_client, install("en").run_id)
+    model["options"] = [
+        {"option": "Xeno", "scores": [90.0] * 3, "evidence": 3, "sites": 2},
+        {"option": "Yarrow", "scores": [40.0] * 3, "evidence": 3, "sites": 2},
+    ]
+    assert node_to_win(model, [d["weight"] * 100 for d in model["dimensions"]]) is None
