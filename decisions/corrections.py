@@ -27,9 +27,7 @@ def corrected(crosscheck: Crosscheck, corrections: Corrections) -> Crosscheck:
         if (fixed := _fixed(claim, by_claim.get(claim.id))) is not None
     ]
     check = crosscheck.model_copy(
-        update={
-            "contradictions": [x for x in crosscheck.contradictions if x.id not in not_real]
-        }
+        update={"contradictions": [x for x in crosscheck.contradictions if x.id not in not_real]}
     )
     return restricted(check, kept)
 

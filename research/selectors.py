@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from decisions.compare import Comparison, RunView, compare
 from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
@@ -344,3 +345,27 @@ def saved_decision(run: Run, number: int) -> SavedDecision:
         if found.number == number:
             return found
     raise LookupError(f"run {run.run_id} has no saved decision {number}")
+
+
+# --- two runs of the same question ---------------------------------------------------------
+
+
+def asked_again_from(run: Run) -> str | None:
+    """The run this one asks again, when it does."""
+    try:
+        return store_for(run.run_id).index()["params"].get("again_of") or None
+    except (OSError, StoreError, KeyError):
+        return None
+
+
+def comparison(before: Run, after: Run) -> Comparison:
+    """What changed from `before` to `after`; StoreError (or FileNotFoundError) when either
+    has no decision to compare."""
+    return compare(_run_view(before), _run_view(after))
+
+
+def _run_view(run: Run) -> RunView:
+    store = store_for(run.run_id)
+    return RunView(
+        run.run_id, readers.decision(store), readers.crosscheck(store), readers.notes(store)
+    )

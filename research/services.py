@@ -319,3 +319,29 @@ def _checked_value(kind: str, value: str, plan) -> str | None:
     if value not in allowed:
         raise CorrectionInvalid(f"{value!r} is not one of {', '.join(map(repr, allowed))}.")
     return value
+
+
+# --- asking a question again ----------------------------------------------------------------
+
+AGAIN_OF = "again_of"  # index.json params: the run this one asks again
+
+
+def ask_again(run: Run, *, enqueue: bool = True) -> Run:
+    """A new run of the same question, options, dimensions, weights and sources, owned by
+    the same person and linked to `run` in its manifest; queued once the transaction
+    commits."""
+    question = Question(
+        question=run.question,
+        options=run.options,
+        dimensions=run.dimensions,
+        preset=run.preset,
+        sources=run.sources,
+        limits=run.limits,
+    )
+    again = create_run(question, owner=run.owner)
+    store = store_for(again.run_id)
+    store.update_index(lambda index: index["params"].__setitem__(AGAIN_OF, run.run_id))
+    store.log("asked_again", of=run.run_id)
+    if enqueue:
+        transaction.on_commit(partial(_enqueue, again.run_id))
+    return again

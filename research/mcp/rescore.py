@@ -1,5 +1,5 @@
 """rescore_run: decide a finished run again with other weights, as the report page's what-if
-weights save it, and say what it came to."""
+weights save it, and say what it came to; compare_runs: what changed between two runs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from research import selectors, services
-from research.mcp.common import DAMAGED, INVALID, artifact_uri, failed, owned_run
+from research.mcp.common import (
+    DAMAGED,
+    INVALID,
+    NOT_FINISHED,
+    READ_ONLY,
+    artifact_uri,
+    failed,
+    owned_run,
+)
 from research.names import DECISION, REPORT, saved_artifact
 from research.outcomes import Outcome
 from research.store import ArtifactDamaged, StoreError, readers, store_for
@@ -93,3 +101,55 @@ def register_rescore_tool(server: MCPServer, user) -> None:
     )
     async def rescore_run(run_id: str, weights: dict[str, float]) -> Rescored:
         return await sync_to_async(rescore)(user, run_id, weights)
+
+
+class Compared(BaseModel):
+    status: str = Field(description="OK, NO_HIT (either run is not among yours) or NOT_FINISHED")
+    run_id: str
+    other_run_id: str
+    comparison: dict | None = Field(
+        None,
+        description="recommendation and confidence before and after, totals, cells that "
+        "moved and why, sources added and gone, contradictions new and settled",
+    )
+    message: str = ""
+
+
+def compared(user, run_id: str, other_run_id: str) -> Compared | CallToolResult:
+    try:
+        before, after = owned_run(user, run_id), owned_run(user, other_run_id)
+    except LookupError as exc:
+        result = Compared(
+            status=Outcome.NO_HIT, run_id=run_id, other_run_id=other_run_id, message=str(exc)
+        )
+        return failed(result, str(exc))
+    try:
+        found = selectors.comparison(before, after)
+    except (OSError, StoreError, ValueError):
+        message = "Both runs must have finished (their decisions written) to be compared."
+        result = Compared(
+            status=NOT_FINISHED, run_id=run_id, other_run_id=other_run_id, message=message
+        )
+        return failed(result, message)
+    return Compared(
+        status=Outcome.OK,
+        run_id=run_id,
+        other_run_id=other_run_id,
+        comparison=found.as_dict(),
+    )
+
+
+def register_compare_tool(server: MCPServer, user) -> None:
+    @server.tool(
+        name="compare_runs",
+        title="What changed between two runs",
+        description=(
+            "Call this to see what changed between two finished runs of the same question "
+            "(an earlier run_id, then the later other_run_id): recommendation and confidence, "
+            "each option's total, the cells that moved by more than a few points and why "
+            "(claims found or no longer found, contradictions), and sources added or gone."
+        ),
+        annotations=READ_ONLY,
+    )
+    async def compare_runs(run_id: str, other_run_id: str) -> Compared:
+        return await sync_to_async(compared)(user, run_id, other_run_id)

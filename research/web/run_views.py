@@ -80,6 +80,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "options_from_question": not run.options,
         "dimensions": dimensions,
         "preset_set_aside": _preset_set_aside(run, dimensions),
+        "again_of": selectors.asked_again_from(run),
         "sources": [label_for(spec) for spec in run.sources],
     }
     return render(request, "web/run.html", context)
@@ -356,3 +357,32 @@ def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
     if run.status != Run.Status.QUEUED or run.error or any(r.status == "running" for r in rows):
         return False
     return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER
+
+
+@login_required
+@require_POST
+def ask_again(request: HttpRequest, run_id: str) -> HttpResponse:
+    """A new run of the same question, linked to this one."""
+    run = owned_run(request, run_id)
+    if run.status in LIVE:
+        messages.error(request, "The run is still going: ask again once it has finished.")
+        return redirect("web:run", run_id=run.run_id)
+    try:
+        again = services.ask_again(run)
+    except services.QuestionInvalid as exc:
+        messages.error(request, str(exc))
+        return redirect("web:run", run_id=run.run_id)
+    messages.success(request, "Asked again. When it has finished, compare the two runs.")
+    return redirect("web:run", run_id=again.run_id)
+
+
+@login_required
+def compare(request: HttpRequest, run_id: str, other: str) -> HttpResponse:
+    """What changed from run `run_id` to run `other`, both the user's own and finished."""
+    before, after = owned_run(request, run_id), owned_run(request, other)
+    try:
+        found = selectors.comparison(before, after)
+    except (OSError, StoreError, ValueError):
+        messages.error(request, "Both runs must have finished to be compared.")
+        return redirect("web:run", run_id=after.run_id)
+    return render(request, "web/compare.html", {"before": before, "after": after, "c": found})

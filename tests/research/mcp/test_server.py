@@ -161,7 +161,14 @@ def tools(user) -> dict:
     return call(user, scenario)
 
 
-RUN_TOOLS = {"start_research", "get_run_status", "get_report", "read_dataset", "rescore_run"}
+RUN_TOOLS = {
+    "start_research",
+    "get_run_status",
+    "get_report",
+    "read_dataset",
+    "rescore_run",
+    "compare_runs",
+}
 RUN_TOOLS |= {"follow_run", "unfollow_run"}
 STAGE_TOOLS = {"search_engine_query", "chunk_filter_candidates", "page_fetch_markdown"}
 STAGE_TOOLS |= {"extract_key_points", "generate_assessment"}
