@@ -369,3 +369,24 @@ def _run_view(run: Run) -> RunView:
     return RunView(
         run.run_id, readers.decision(store), readers.crosscheck(store), readers.notes(store)
     )
+
+
+def same_question_key(question: str) -> str:
+    return " ".join(question.split()).casefold()
+
+
+def asked_before(user, runs: list[Run]) -> dict[str, tuple[Run | None, int]]:
+    """For each of `runs`: the user's latest earlier run of the same question (or None), and
+    how many times the user has asked it."""
+    keys = {same_question_key(r.question) for r in runs}
+    mine: dict[str, list[Run]] = {}
+    for run in runs_for(user).order_by("created"):
+        key = same_question_key(run.question)
+        if key in keys:
+            mine.setdefault(key, []).append(run)
+    found = {}
+    for run in runs:
+        group = mine.get(same_question_key(run.question), [run])
+        earlier = [r for r in group if r.created < run.created]
+        found[run.run_id] = (earlier[-1] if earlier else None, len(group))
+    return found

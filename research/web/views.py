@@ -59,7 +59,8 @@ def runs(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.runs_for(request.user, search=search), RUNS_PER_PAGE).get_page(
         request.GET.get("page")
     )
-    context = {"page": page, "rows": run_rows(page.object_list), "search": search}
+    rows = run_rows(page.object_list, selectors.asked_before(request.user, page.object_list))
+    context = {"page": page, "rows": rows, "search": search}
     return render(request, "web/runs.html", context)
 
 
@@ -70,20 +71,29 @@ class RunRow:
     state: str
     state_label: str
     age: str
+    earlier: Run | None = None  # the latest earlier run of the same question
+    times: int = 1  # how many times the question was asked
+    recommendation_changed: bool = False  # since the earlier run, both finished
 
 
-def run_rows(runs) -> list[RunRow]:
+def run_rows(runs, before: dict | None = None) -> list[RunRow]:
     now = timezone.now()
     rows = []
     for run in runs:
         state = run_state(run)
+        verdict = selectors.run_verdict(run)
+        earlier, times = (before or {}).get(run.run_id, (None, 1))
+        was = selectors.run_verdict(earlier) if earlier is not None else None
         rows.append(
             RunRow(
                 run,
-                selectors.run_verdict(run),
+                verdict,
                 state,
                 STATE_LABELS[state],
                 present.ago(run.created, now),
+                earlier,
+                times,
+                bool(verdict and was and verdict.option != was.option),
             )
         )
     return rows

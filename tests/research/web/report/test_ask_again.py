@@ -88,3 +88,15 @@ def test_compare_runs_over_mcp(install, ada, bob):
     found = result.structured_content["comparison"]
     assert found["after"] == after.run_id and found["sources_added"]
     assert call_tool(bob, "compare_runs", args).structured_content["status"] == "NO_HIT"
+
+
+def test_the_runs_list_groups_a_question_asked_again(install, ada_client, bob_client):
+    before, after = install("en_budget"), install("en")
+    b, a = (readers.decision(store_for(r.run_id)).recommendation.option for r in (before, after))
+
+    page = ada_client.get(reverse("web:runs")).text
+
+    assert page.count('data-asked="2"') == 2
+    assert reverse("web:compare", args=[before.run_id, after.run_id]) in page
+    assert ("data-recommendation-changed" in page) == (a != b)
+    assert "data-asked" not in bob_client.get(reverse("web:runs")).text
