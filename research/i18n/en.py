@@ -581,6 +581,7 @@ WEB: dict[str, str] = {
     "polarity_against": "against",
     "polarity_neutral": "neutral",
     "corrected_by": "corrected by {who}: {what}",
+    "correct_cancel": "Cancel",
     "correct_summary": "Misread?",
     "correct_kind": "What is wrong",
     "correct_value": "What it should be (optional)",

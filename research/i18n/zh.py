@@ -542,6 +542,7 @@ WEB: dict[str, str] = {
     "polarity_against": "反对",
     "polarity_neutral": "中性",
     "corrected_by": "由 {who} 更正：{what}",
+    "correct_cancel": "取消",
     "correct_summary": "读错了？",
     "correct_kind": "错在哪里",
     "correct_value": "应为（可选）",

@@ -26,6 +26,11 @@ urlpatterns = [
     path("runs/<str:run_id>/decisions/", report_views.reweigh, name="reweigh"),
     path("runs/<str:run_id>/corrections/", report_views.correct, name="correct"),
     path(
+        "runs/<str:run_id>/corrections/claims/<str:claim_id>/",
+        report_views.correction_form,
+        name="correction-form",
+    ),
+    path(
         "runs/<str:run_id>/corrections/<str:correction_id>/undo/",
         report_views.undo_correction,
         name="undo-correction",

@@ -42,11 +42,12 @@ def test_a_correction_changes_a_cells_score_and_undo_brings_it_back(
     assert score_of(cell) == f"{target.score:.1f}"
     workings = page.locator(".cell-body:visible").first
     item = workings.locator("ul.evidence > li", has=page.locator("code", has_text=claim_id))
-    item.locator("details.correct > summary").click()
-    item.locator("select[name=kind]").select_option("not_a_claim")
-    item.locator("input[name=note]").fill("a table heading")
+    item.get_by_role("link", name="Misread?").click()
+    page.wait_for_url(f"**/corrections/claims/{claim_id}/")
+    page.get_by_label("What is wrong").select_option("not_a_claim")
+    page.get_by_label("Note (optional)").fill("a table heading")
     shot(page, "correction-form")
-    item.get_by_role("button", name="Correct and decide again").click()
+    page.get_by_role("button", name="Correct and decide again").click()
 
     page.wait_for_url(f"**/runs/{run.run_id}/report/#matrix")
     cell = open_cell(page, target.option, target.dimension)

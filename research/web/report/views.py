@@ -34,8 +34,9 @@ from research.store import (
 )
 from research.web.report import whatif
 from research.web.report.evidence_page import evidence_page
+from research.web.report.matrix import claim_label
 from research.web.report.report_page import report_page
-from research.web.report.run_files import RunFiles, load, report_ready
+from research.web.report.run_files import Quoter, RunFiles, load, report_ready
 from research.web.report.strings import WebStrings
 
 
@@ -182,6 +183,30 @@ def correct(request: HttpRequest, run_id: str) -> HttpResponse:
     except (services.CorrectionInvalid, StoreError) as exc:
         messages.error(request, str(exc))
     return _back_to_report(run_id, post.get("back", ""))
+
+
+@login_required
+def correction_form(request: HttpRequest, run_id: str, claim_id: str) -> HttpResponse:
+    """The form that marks one claim of the run misread: what is wrong, what it should be."""
+    run, store = _owned_run(request, run_id)
+    if not _finished(run, store):
+        return _not_ready(request, run, store)
+    files = load(store)
+    claim = files.read_claims.get(claim_id)
+    if claim is None:
+        raise Http404("No such claim in this run.")
+    t = WebStrings(files.plan.language)
+    quote = Quoter(files.numbers, lambda sid: _evidence_url(run_id, sid))
+    context = {
+        "L": t.labels(),
+        "run": run,
+        "claim": claim,
+        "label": claim_label(claim, t),
+        "quote": quote(claim.source_id, claim.quote),
+        "plan_options": files.plan.options,
+        "plan_dimensions": [d.name for d in files.plan.dimensions],
+    }
+    return render(request, "web/report/correct.html", context)
 
 
 @login_required

@@ -133,6 +133,11 @@ def test_another_user_gets_a_404_and_corrects_nothing(install, ada_client, bob_c
     run = install("en")
     claim_id, _ = a_scored_claim(run.run_id)
     assert mark(bob_client, run.run_id, target_id=claim_id).status_code == 404
+    form = reverse("web:correction-form", args=[run.run_id, claim_id])
+    assert bob_client.get(form).status_code == 404
+    assert (
+        ada_client.get(reverse("web:correction-form", args=[run.run_id, "nope"])).status_code == 404
+    )
     mark(ada_client, run.run_id, target_id=claim_id)
     [made] = readers.corrections(store_for(run.run_id)).corrections
     undo = reverse("web:undo-correction", args=[run.run_id, made.id])
@@ -194,7 +199,9 @@ def test_the_evidence_viewer_offers_the_same_correction_and_shows_it(install, ad
     claim = next(c for c in readers.crosscheck(store_for(run.run_id)).claims if c.id == claim_id)
     viewer = reverse("web:evidence", args=[run.run_id, claim.source_id])
     page = ada_client.get(viewer).text
-    assert f'name="target_id" value="{claim_id}"' in page
+    form = reverse("web:correction-form", args=[run.run_id, claim_id])
+    assert f'href="{form}"' in page
+    assert f'name="target_id" value="{claim_id}"' in ada_client.get(form).text
 
     mark(ada_client, run.run_id, target_id=claim_id, kind="wrong_option", value="Tessera")
 

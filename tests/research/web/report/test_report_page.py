@@ -164,8 +164,7 @@ def test_every_cell_expands_into_its_four_components(install, ada_client):
 
 
 def cell_body(matrix: str, option: str, dimension: str) -> str:
-    """The <details> of one cell, found by its title (its evidence may hold a <details> of
-    its own: the correction form)."""
+    """The <details> of one cell, found by its title."""
     for block in matrix.split('<details id="cell-')[1:]:
         if f'<p class="cell-title">{option} · {dimension}</p>' in block:
             return block.split("</details>\n      </td>")[0]
