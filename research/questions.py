@@ -93,7 +93,12 @@ def clean_question(form: Submission, trusted_sources: bool = False) -> Question:
     given = _options(list(form.options), text, errors)
     dims = _dimensions(list(form.dimensions), errors)
     preset_name = _preset(form.preset or "", dims, errors)
-    dims = _with_question_dimensions(text, given, dims, errors)
+    read = _with_question_dimensions(text, given, dims, errors)
+    if read and not dims:
+        # The question's own dimensions won: only a preset the person chose is named as set
+        # aside, never the default.
+        preset_name = preset_name if (form.preset or "").strip() else ""
+    dims = read
     specs = _sources(list(form.sources), trusted_sources, errors)
     cleaned_limits = _limits(dict(form.limits or {}), errors)
     if errors.by_field:

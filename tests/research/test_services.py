@@ -401,3 +401,10 @@ def test_dimensions_that_cannot_be_read_are_named_as_the_problem() -> None:
     assert list(errors) == ["dimensions"]
     assert "no dimension could be read" in errors["dimensions"][0]
     assert not Run.objects.exists()
+
+
+def test_without_a_chosen_preset_none_is_named_as_set_aside(started) -> None:
+    run = submit_question(None, Submission(question=BROKER))
+
+    run.refresh_from_db()
+    assert run.preset == "" and len(run.dimensions) == 3
