@@ -32,6 +32,7 @@ from reports.sections import (
     cell_item,
     consensus_item,
     contradiction_item,
+    correction_lines,
     dimension_items,
     option_items,
     ranked,
@@ -139,6 +140,7 @@ def _context(
         "model_leans": model_leans_line(d, t),
         "cells": [cell_item(c, claims, numbers, cite, old, t) for c in d.matrix],
         "totals": [ranked(r, data, t) for r in d.ranking],
+        "corrections": correction_lines(data, t),
         "contradictions": [
             contradiction_item(x, claims, numbers, strength, t)
             for x in data.crosscheck.contradictions

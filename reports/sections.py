@@ -17,6 +17,7 @@ from reports.strings import Strings
 from research.artifacts import (
     Claim,
     Contradiction,
+    Correction,
     Crosscheck,
     Decision,
     Filtered,
@@ -39,6 +40,27 @@ class ReportInput:
     decision: Decision
     pages: dict[str, str]
     generated: date
+    # The owner's corrections of the reader, undone ones included (they say so).
+    corrections: tuple[Correction, ...] = ()
+
+
+def correction_lines(data: ReportInput, t: Strings) -> list[str]:
+    """One line per correction: what was corrected, how, by whom and when, and its note."""
+    return [
+        t(
+            "correction_line",
+            target=k.target_id,
+            kind=t(f"correction_{k.kind}"),
+            should="" if k.value is None else t("correction_should_be", value=k.value or "-"),
+            who=k.by,
+            when=k.at[:10],
+            note=t("correction_note", note=k.note) if k.note else "",
+            undone=""
+            if not k.undone_at
+            else t("correction_undone", who=k.undone_by or "", when=k.undone_at[:10]),
+        )
+        for k in data.corrections
+    ]
 
 
 def ranked(r: RankedOption, data: ReportInput, t: Strings) -> str:

@@ -20,11 +20,17 @@ class Artifact(BaseModel):
 # --- the question a run answers -----------------------------------------------------------
 
 
+# Where a dimension came from: read from the question's words, set on the form (or the
+# CLI's --dimension, MCP's dimensions), or taken from a preset.
+DimensionOrigin = Literal["question", "form", "preset"]
+
+
 class AskedDimension(Artifact):
     """A dimension as the question names it; the plan checks and normalises its weight."""
 
     name: str
     weight: float = 1.0
+    origin: DimensionOrigin = "form"
 
 
 class Question(Artifact):
@@ -47,6 +53,7 @@ class Question(Artifact):
 class Dimension(Artifact):
     name: str
     weight: float = Field(gt=0)
+    origin: DimensionOrigin | None = None
 
 
 class SubQuery(Artifact):
@@ -417,3 +424,54 @@ class Decision(Artifact):
     offline: str = ""
     # Kept pages the reading budget left unread: "title (url)".
     not_read: list[str] = Field(default_factory=list)
+
+
+# --- decisions saved beside the run's own ---------------------------------------------------
+
+
+class SavedDecision(Artifact):
+    """What a saved decision is (decisions/<n>-about.json): the weights it was decided with,
+    who saved it and when, and what it came to."""
+
+    number: int
+    weights: list[Dimension]
+    by: str
+    saved: str
+    recommendation: str | None = None
+    confidence: float = 0.0
+
+
+# --- corrections a run's owner made to its reading -------------------------------------------
+
+CorrectionKind = Literal[
+    "wrong_option", "wrong_dimension", "wrong_polarity", "not_a_claim", "not_real"
+]
+
+
+class Correction(Artifact):
+    """A person's correction of the reader (corrections.json): a claim misread, or a
+    contradiction that is not real. `value` is what it should have been, when they said
+    (the right option, dimension, or polarity "1", "-1" or "0"; "" for no dimension). The
+    stored pages are never changed; the decision is made again with the correction."""
+
+    id: str
+    target: Literal["claim", "contradiction"]
+    target_id: str
+    kind: CorrectionKind
+    value: str | None = None
+    note: str = ""
+    by: str
+    at: str
+    undone_by: str | None = None
+    undone_at: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.undone_at is None
+
+
+class Corrections(Artifact):
+    corrections: list[Correction] = Field(default_factory=list)
+
+    def active(self) -> list[Correction]:
+        return [c for c in self.corrections if c.active]

@@ -91,6 +91,22 @@ PROMPT_ARTIFACTS: dict[str, str] = {
 }
 
 
+# The owner's corrections of the reader, beside the run's artifacts; the decide stage reads
+# them, no stage writes them.
+CORRECTIONS = "corrections.json"
+
+# Decisions saved beside the run's own: the same evidence decided again with other weights
+# (decisions/<n>-round_5_decision.json, decisions/<n>-report.md, decisions/<n>-about.json).
+SAVED_DIR = "decisions"
+SAVED_ABOUT = "about.json"
+
+
+def saved_artifact(number: int, name: str) -> str:
+    """The artifact name of one file (DECISION, REPORT or SAVED_ABOUT) of saved decision
+    `number`."""
+    return f"{SAVED_DIR}/{number}-{name}"
+
+
 def page_artifact(source_id: str) -> str:
     """The artifact name of the main text deep-read stored for one source."""
     return f"{PAGES_DIR}/{source_id}.md"

@@ -30,6 +30,7 @@ from research.stages.plan import (
     PlanError,
     build_plan,
     extract_options,
+    read_dimensions,
 )
 
 FIELDS = ("question", "options", "dimensions", "sources", "limits")
@@ -64,7 +65,8 @@ class QuestionInvalid(ValueError):
 class Submission:
     """A question form as a person filled it in, before any check: dimensions as (name,
     weight) pairs or {"name", "weight"} mappings, weights as numbers or text ("0.3", "30%"),
-    blank rows and blank limits allowed."""
+    blank rows and blank limits allowed. Without dimension rows, the dimensions the question
+    names are read from it (research.stages.plan.read_dimensions)."""
 
     question: str
     options: Sequence[str] = ()
@@ -92,6 +94,12 @@ def clean_question(form: Submission, trusted_sources: bool = False) -> Question:
     given = _options(list(form.options), text, errors)
     dims = _dimensions(list(form.dimensions), errors)
     preset_name = _preset(form.preset or "", dims, errors)
+    read = _with_question_dimensions(text, given, dims, errors)
+    if read and not dims:
+        # The question's own dimensions won: only a preset the person chose is named as set
+        # aside, never the default.
+        preset_name = preset_name if (form.preset or "").strip() else ""
+    dims = read
     specs = _sources(list(form.sources), trusted_sources, errors)
     cleaned_limits = _limits(dict(form.limits or {}), errors)
     if errors.by_field:
@@ -226,6 +234,25 @@ def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
     return None
 
 
+def _with_question_dimensions(
+    text: str, options: list[str], dims: list[AskedDimension], errors: _Errors
+) -> list[AskedDimension]:
+    """The dimensions the question names, when the form gives none; a row the form gives
+    that the question names is marked as read from it."""
+    if not text or "dimensions" in errors.by_field:
+        return dims
+    read = read_dimensions(text, options or extract_options(text))
+    if dims:
+        named = {name.casefold() for name, _ in read.dimensions}
+        return [
+            d.model_copy(update={"origin": "question"}) if d.name.casefold() in named else d
+            for d in dims
+        ]
+    if read.problem:
+        errors.add("dimensions", read.problem)
+    return [AskedDimension(name=n, weight=w, origin="question") for n, w in read.dimensions]
+
+
 def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
     name = preset.strip().lower()
     if name and name not in PRESETS:
@@ -243,6 +270,7 @@ def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
         return ""
     if dims:
         return ""  # custom rows win; the preset played no part
+    # Dimensions the question names win over it too; the run page says it was set aside.
     return name or DEFAULT_PRESET
 
 
@@ -404,3 +432,25 @@ def _sentence(message: str) -> str:
     message = message.strip()
     message = message[:1].upper() + message[1:]
     return message if message.endswith((".", "?", "!")) else message + "."
+
+
+# --- what a question says, as it is typed ---------------------------------------------------
+
+
+def read_question(text: str) -> dict[str, Any]:
+    """The options and dimensions a question names, by the rules clean_question applies,
+    for the form to fill its rows from as the person types: dimensions with their share in
+    percent, and a message for each part that is named but cannot be read."""
+    text = " ".join(text.split())[:MAX_QUESTION_CHARS]
+    options = extract_options(text) if text else []
+    read = read_dimensions(text, options)
+    total = sum(weight for _, weight in read.dimensions) or 1.0
+    problems = {"dimensions": read.problem} if read.problem else {}
+    return {
+        "options": options,
+        "dimensions": [
+            {"name": name, "percent": round(weight / total * 100, 1)}
+            for name, weight in read.dimensions
+        ],
+        "problems": problems,
+    }

@@ -12,10 +12,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, gettext_lazy
 
+from decisions.compare import Comparison, RunView, compare
 from decisions.searches import Searches, searches
-from research.artifacts import STAGES, Decision
+from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Run, StageRun
 from research.names import STAGE_LABELS, stage_label
+from research.runs import redecide
 from research.runs.rows import CANCELLED
 from research.store import StoreError, readers, store_for
 
@@ -348,3 +350,67 @@ def run_searches(run: Run) -> Searches | None:
         return searches(readers.candidates(store_for(run.run_id)).provider_calls)
     except (StoreError, OSError, ValueError):
         return None
+
+
+# --- decisions saved beside a run's own ----------------------------------------------------
+
+
+def saved_decisions(run: Run) -> list[SavedDecision]:
+    """The decisions saved beside the run's own, first saved first."""
+    try:
+        return redecide.saved(store_for(run.run_id))
+    except (OSError, StoreError):
+        return []
+
+
+def saved_decision(run: Run, number: int) -> SavedDecision:
+    """One saved decision of the run; LookupError when it has none by that number."""
+    for found in saved_decisions(run):
+        if found.number == number:
+            return found
+    raise LookupError(f"run {run.run_id} has no saved decision {number}")
+
+
+# --- two runs of the same question ---------------------------------------------------------
+
+
+def asked_again_from(run: Run) -> str | None:
+    """The run this one asks again, when it does."""
+    try:
+        return store_for(run.run_id).index()["params"].get("again_of") or None
+    except (OSError, StoreError, KeyError):
+        return None
+
+
+def comparison(before: Run, after: Run) -> Comparison:
+    """What changed from `before` to `after`; StoreError (or FileNotFoundError) when either
+    has no decision to compare."""
+    return compare(_run_view(before), _run_view(after))
+
+
+def _run_view(run: Run) -> RunView:
+    store = store_for(run.run_id)
+    return RunView(
+        run.run_id, readers.decision(store), readers.crosscheck(store), readers.notes(store)
+    )
+
+
+def same_question_key(question: str) -> str:
+    return " ".join(question.split()).casefold()
+
+
+def asked_before(user, runs: list[Run]) -> dict[str, tuple[Run | None, int]]:
+    """For each of `runs`: the user's latest earlier run of the same question (or None), and
+    how many times the user has asked it."""
+    keys = {same_question_key(r.question) for r in runs}
+    mine: dict[str, list[Run]] = {}
+    for run in runs_for(user).order_by("created"):
+        key = same_question_key(run.question)
+        if key in keys:
+            mine.setdefault(key, []).append(run)
+    found = {}
+    for run in runs:
+        group = mine.get(same_question_key(run.question), [run])
+        earlier = [r for r in group if r.created < run.created]
+        found[run.run_id] = (earlier[-1] if earlier else None, len(group))
+    return found

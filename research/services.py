@@ -9,20 +9,34 @@ it imports this module.
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Mapping
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 
 from research import diskspace
-from research.artifacts import STAGES, Question
+from research.artifacts import STAGES, Correction, Question, SavedDecision
 from research.models import Run
 from research.names import stage_label
 from research.questions import QuestionInvalid, Submission, clean_question
-from research.runs import manifest, recovery, repair, rows, tasks
+from research.runs import manifest, recovery, redecide, repair, rows, tasks
 from research.runs.registry import active_stages
-from research.store import RunStore, StoreError, now_iso, store_for
+from research.store import RunStore, StoreError, now_iso, readers, store_for
 
-__all__ = ["Question", "QuestionInvalid", "Submission", "create_run", "submit_question"]
+__all__ = [
+    "CorrectionInvalid",
+    "Question",
+    "QuestionInvalid",
+    "Submission",
+    "WeightsInvalid",
+    "correct",
+    "create_run",
+    "save_weights",
+    "submit_question",
+    "undo_correction",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -173,3 +187,161 @@ def repair_run(run: Run) -> str:
         return f"Verdict {said}."
     rerun_from(run, stage)
     return f"Verdict {said}; the run goes on from {stage_label(stage)}."
+
+
+# --- deciding a finished run again ----------------------------------------------------------
+
+
+class WeightsInvalid(ValueError):
+    """New weights that cannot be decided with; the message says what to fix."""
+
+
+def save_weights(run: Run, weights: Mapping[str, Any], by: str) -> SavedDecision:
+    """Decide a finished run again with other weights, one for each of its dimensions (a
+    number above 0, in any scale), and save it as a decision of its own beside the run's.
+    Nothing is searched or read again. Raises WeightsInvalid."""
+    if run.status != Run.Status.DONE:
+        raise WeightsInvalid("The run has not finished: it can be re-weighted once it has.")
+    store = store_for(run.run_id)
+    names = [d.name for d in readers.plan(store).dimensions]
+    return redecide.save_with_weights(store, checked_weights(weights, names), by)
+
+
+def checked_weights(weights: Mapping[str, Any], names: list[str]) -> dict[str, float]:
+    unknown = [n for n in weights if n not in names]
+    if unknown:
+        raise WeightsInvalid(
+            f"{', '.join(map(repr, unknown))} is not a dimension of this run; "
+            f"its dimensions are {', '.join(map(repr, names))}."
+        )
+    missing = [n for n in names if n not in weights]
+    if missing:
+        raise WeightsInvalid(f"Give a weight for {', '.join(map(repr, missing))} too.")
+    checked = {}
+    for name in names:
+        value = _number(weights[name])
+        if value is None or value <= 0:
+            raise WeightsInvalid(
+                f"The weight of {name!r} must be a number above 0; got {weights[name]!r}."
+            )
+        checked[name] = value
+    return checked
+
+
+def _number(raw: Any) -> float | None:
+    if isinstance(raw, bool):
+        return None
+    try:
+        value = float(str(raw).strip().rstrip("%"))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+# --- correcting the reader ----------------------------------------------------------------
+
+CLAIM_KINDS = ("wrong_option", "wrong_dimension", "wrong_polarity", "not_a_claim")
+POLARITIES = ("1", "-1", "0")
+MAX_NOTE = 500
+
+
+class CorrectionInvalid(ValueError):
+    """A correction that cannot be made; the message says why."""
+
+
+def correct(
+    run: Run, target: str, target_id: str, kind: str, by: str, value: str = "", note: str = ""
+) -> Correction:
+    """Mark a claim of the run misread, or a contradiction not real, and decide the run again
+    with it; the stored pages are never changed. Raises CorrectionInvalid."""
+    if run.status != Run.Status.DONE:
+        raise CorrectionInvalid(
+            "The run has not finished: its reading can be corrected once it has."
+        )
+    store = store_for(run.run_id)
+    plan, check = readers.plan(store), readers.crosscheck(store)
+    _check_target(target, target_id, kind, check)
+    if any(c.target_id == target_id for c in readers.corrections(store).active()):
+        raise CorrectionInvalid(f"{target_id} is corrected already: undo that correction first.")
+    correction = Correction(
+        id=redecide.next_correction_id(store),
+        target=target,  # type: ignore[arg-type]
+        target_id=target_id,
+        kind=kind,  # type: ignore[arg-type]
+        value=_checked_value(kind, value.strip(), plan),
+        note=" ".join(note.split())[:MAX_NOTE],
+        by=by,
+        at=now_iso(),
+    )
+    redecide.record_correction(store, correction)
+    return correction
+
+
+def undo_correction(run: Run, correction_id: str, by: str) -> Correction:
+    """Take a correction back and decide the run again without it."""
+    store = store_for(run.run_id)
+    found = next((c for c in readers.corrections(store).active() if c.id == correction_id), None)
+    if found is None:
+        raise CorrectionInvalid(f"There is no correction {correction_id!r} standing to undo.")
+    undone = found.model_copy(update={"undone_by": by, "undone_at": now_iso()})
+    redecide.record_correction(store, undone)
+    return undone
+
+
+def _check_target(target: str, target_id: str, kind: str, check) -> None:
+    if target == "claim":
+        if kind not in CLAIM_KINDS:
+            raise CorrectionInvalid(
+                f"A claim can be marked {', '.join(CLAIM_KINDS)}; not {kind!r}."
+            )
+        if not any(c.id == target_id for c in check.claims):
+            raise CorrectionInvalid(f"This run has no claim {target_id!r}.")
+    elif target == "contradiction":
+        if kind != "not_real":
+            raise CorrectionInvalid("A contradiction can only be marked not real.")
+        if not any(x.id == target_id for x in check.contradictions):
+            raise CorrectionInvalid(f"This run has no contradiction {target_id!r}.")
+    else:
+        raise CorrectionInvalid("Correct a claim or a contradiction.")
+
+
+def _checked_value(kind: str, value: str, plan) -> str | None:
+    """What the claim should have been, when the person said; None when they did not."""
+    if kind == "wrong_dimension" and value == "-":
+        return ""  # about none of the dimensions
+    if not value or kind in ("not_a_claim", "not_real"):
+        return None
+    allowed = {
+        "wrong_option": plan.options,
+        "wrong_dimension": [d.name for d in plan.dimensions],
+        "wrong_polarity": list(POLARITIES),
+    }[kind]
+    if value not in allowed:
+        raise CorrectionInvalid(f"{value!r} is not one of {', '.join(map(repr, allowed))}.")
+    return value
+
+
+# --- asking a question again ----------------------------------------------------------------
+
+AGAIN_OF = "again_of"  # index.json params: the run this one asks again
+
+
+def ask_again(run: Run, *, enqueue: bool = True) -> Run:
+    """A new run of the same question, options, dimensions, weights and sources, owned by
+    the same person and linked to `run` in its manifest; queued once the transaction
+    commits."""
+    question = Question(
+        question=run.question,
+        options=run.options,
+        dimensions=run.dimensions,
+        preset=run.preset,
+        sources=run.sources,
+        limits=run.limits,
+    )
+    again = create_run(question, owner=run.owner)
+    store = store_for(again.run_id)
+    store.update_index(lambda index: index["params"].__setitem__(AGAIN_OF, run.run_id))
+    store.log("asked_again", of=run.run_id)
+    if enqueue:
+        transaction.on_commit(partial(_enqueue, again.run_id))
+    return again

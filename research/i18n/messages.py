@@ -518,6 +518,21 @@ REPORT: dict[str, str] = {
     "kind_comparison": gettext_noop("comparison"),
     "kind_community": gettext_noop("community"),
     "kind_interested": gettext_noop("interested party"),
+    "corrections_intro": gettext_noop(
+        "Corrections of the reading, made by people who checked it (the scores above count those "
+        "still standing; the stored pages are unchanged):"
+    ),
+    "correction_line": gettext_noop(
+        "`{target}`: {kind}{should}, corrected by {who} on {when}{note}{undone}"
+    ),
+    "correction_should_be": gettext_noop(" (should be: {value})"),
+    "correction_note": gettext_noop(": {note}"),
+    "correction_undone": gettext_noop(" (undone by {who} on {when}; not counted)"),
+    "correction_wrong_option": gettext_noop("wrong option"),
+    "correction_wrong_dimension": gettext_noop("wrong dimension"),
+    "correction_wrong_polarity": gettext_noop("wrong polarity"),
+    "correction_not_a_claim": gettext_noop("not a claim"),
+    "correction_not_real": gettext_noop("not a real contradiction"),
 }
 
 
@@ -716,4 +731,58 @@ WEB: dict[str, str] = {
     "duplicate_of": gettext_noop(
         "Same text as source {id}: read, but not counted as separate evidence."
     ),
+    "whatif_title": gettext_noop("What if the weights were different?"),
+    "whatif_intro": gettext_noop(
+        "Move a weight and the totals, the ranking, the chart and the recommendation above follow"
+        " at once, by the same rule the decision used. Weights are relative."
+    ),
+    "whatif_reset": gettext_noop("Back to the run's weights"),
+    "whatif_save": gettext_noop("Save as a new decision"),
+    "whatif_weight": gettext_noop("Weight of {dimension}"),
+    "whatif_changed": gettext_noop("The ranking changed: {option} now leads."),
+    "whatif_unchanged": gettext_noop("The ranking is the one decided."),
+    "whatif_no_weight": gettext_noop("Each weight must be above 0."),
+    "whatif_to_win": gettext_noop(
+        "{option} would overtake {over} if the weight of {dimension} went from {from} to {to}, "
+        "the others as they are."
+    ),
+    "whatif_rec_changed": gettext_noop("With these weights the recommendation would be {option}."),
+    "whatif_rec_single": gettext_noop(
+        "With these weights {option} leads, but all its evidence comes from one site: no "
+        "recommendation."
+    ),
+    "whatif_rec_none": gettext_noop("With these weights nothing can be recommended."),
+    "saved_title": gettext_noop("Saved decisions of this run"),
+    "saved_intro": gettext_noop(
+        "The same evidence, decided again with other weights or after a correction."
+    ),
+    "saved_markdown": gettext_noop("Markdown"),
+    "saved_view": gettext_noop("Open"),
+    "saved_weights": gettext_noop("weights"),
+    "saved_decision": gettext_noop("Decision {number} of this run"),
+    "saved_back": gettext_noop("The run's report"),
+    "kind_wrong_option": gettext_noop("wrong option"),
+    "kind_wrong_dimension": gettext_noop("wrong dimension"),
+    "kind_wrong_polarity": gettext_noop("wrong polarity"),
+    "kind_not_a_claim": gettext_noop("not a claim"),
+    "kind_not_real": gettext_noop("not a real contradiction"),
+    "should_be": gettext_noop("(should be: {value})"),
+    "no_dimension": gettext_noop("no dimension"),
+    "polarity_for": gettext_noop("for"),
+    "polarity_against": gettext_noop("against"),
+    "polarity_neutral": gettext_noop("neutral"),
+    "corrected_by": gettext_noop("corrected by {who}: {what}"),
+    "correct_cancel": gettext_noop("Cancel"),
+    "correct_summary": gettext_noop("Misread?"),
+    "correct_kind": gettext_noop("What is wrong"),
+    "correct_value": gettext_noop("What it should be (optional)"),
+    "correct_value_none": gettext_noop("not said"),
+    "correct_note": gettext_noop("Note (optional)"),
+    "correct_button": gettext_noop("Correct and decide again"),
+    "not_real_button": gettext_noop("Not a real contradiction"),
+    "undo": gettext_noop("Undo"),
+    "corrected_away": gettext_noop("Taken out by a correction"),
+    "options_group": gettext_noop("Options"),
+    "dimensions_group": gettext_noop("Dimensions"),
+    "polarity_group": gettext_noop("Polarity"),
 }

@@ -19,13 +19,23 @@ from pydantic import BaseModel
 from research import selectors
 from research.artifacts import STAGES
 from research.models import Run
-from research.names import ARTIFACT_STAGES, FINISHED, PAGES_DIR
+from research.names import (
+    ARTIFACT_STAGES,
+    CORRECTIONS,
+    DECISION,
+    FINISHED,
+    PAGES_DIR,
+    REPORT,
+    SAVED_ABOUT,
+    SAVED_DIR,
+)
 from research.store import INDEX, LOG
 
 SCHEME = "research://runs"
 RUNS_URI = SCHEME
-# Every fixed-name artifact a run may hold, in the order the pipeline writes them.
-ARTIFACTS: tuple[str, ...] = (INDEX, *ARTIFACT_STAGES)
+# Every fixed-name artifact a run may hold, in the order the pipeline writes them, and the
+# owner's corrections of the reader, which the decision counts.
+ARTIFACTS: tuple[str, ...] = (INDEX, *ARTIFACT_STAGES, CORRECTIONS)
 _SOURCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 # A tool result's `status` is an Outcome value where one applies (OK; NO_HIT for nothing
@@ -59,10 +69,21 @@ def readable(name: str) -> bool:
     """An artifact a client may read by name: the run's files, never its locks or temporaries."""
     if name in ARTIFACTS or name == LOG:
         return True
+    if _SAVED.fullmatch(name):
+        return True
     folder, _, file = name.partition("/")
     return (
         folder == PAGES_DIR and file.endswith(".md") and valid_source_id(file.removesuffix(".md"))
     )
+
+
+# The files of a decision saved beside the run's own (research.names.saved_artifact).
+_SAVED = re.compile(
+    re.escape(SAVED_DIR)
+    + r"/[1-9][0-9]{0,5}-(?:"
+    + "|".join(re.escape(n) for n in (DECISION, REPORT, SAVED_ABOUT))
+    + ")"
+)
 
 
 def failed(model: BaseModel, message: str) -> CallToolResult:

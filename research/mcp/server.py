@@ -25,6 +25,7 @@ from research.mcp.arguments import harden
 from research.mcp.completions import register_completions
 from research.mcp.levels import install_logging
 from research.mcp.prompts import register_prompts
+from research.mcp.rescore import register_compare_tool, register_rescore_tool
 from research.mcp.resources import register_resources
 from research.mcp.run_tools import register_run_tools
 from research.mcp.tools import register_stage_tools
@@ -61,6 +62,8 @@ def build_server(user) -> MCPServer:
     reporter = install_logging(server, sessions)
     register_resources(server, user)
     register_run_tools(server, user, reporter)
+    register_rescore_tool(server, user)
+    register_compare_tool(server, user)
     register_stage_tools(server, user, reporter)
     gating.install(server, sessions)
     register_completions(server, user)

@@ -12,6 +12,7 @@
     recovery    judging a run that stopped moving, and moving it on
     loop        the recovery loop, a thread in every worker
     repair      damaged artifacts and manifests
+    redecide    deciding a finished run again from its files: other weights, corrections
     worker      the worker's signals (tasks and worker are in CELERY_IMPORTS)
     workers     whether a worker is running to take a run (asked before one is queued)
 

@@ -6,8 +6,25 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from research.artifacts import Candidates, Crosscheck, Decision, Filtered, Notes, Plan
-from research.names import CANDIDATES, CROSSCHECK, DECISION, FILTERED, NOTES, PLAN, REPORT
+from research.artifacts import (
+    Candidates,
+    Corrections,
+    Crosscheck,
+    Decision,
+    Filtered,
+    Notes,
+    Plan,
+)
+from research.names import (
+    CANDIDATES,
+    CORRECTIONS,
+    CROSSCHECK,
+    DECISION,
+    FILTERED,
+    NOTES,
+    PLAN,
+    REPORT,
+)
 from research.store.run_store import RunStore
 
 # The model of each JSON artifact; the Markdown ones are text.
@@ -18,6 +35,7 @@ MODELS: dict[str, type[BaseModel]] = {
     NOTES: Notes,
     CROSSCHECK: Crosscheck,
     DECISION: Decision,
+    CORRECTIONS: Corrections,
 }
 
 
@@ -43,6 +61,13 @@ def crosscheck(store: RunStore) -> Crosscheck:
 
 def decision(store: RunStore) -> Decision:
     return store.read_model(DECISION, Decision)
+
+
+def corrections(store: RunStore) -> Corrections:
+    """The owner's corrections of the reader; none when nobody has corrected anything."""
+    if CORRECTIONS not in store.artifact_names():
+        return Corrections()
+    return store.read_model(CORRECTIONS, Corrections)
 
 
 def report(store: RunStore) -> str:

@@ -70,13 +70,18 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
+    preset = run.preset or DEFAULT_PRESET
+    dimensions = _dimension_shares(
+        run.dimensions
+        or planned
+        or [{"name": n, "weight": w, "origin": "preset"} for n, w in PRESETS.get(preset, [])],
+        preset,
+    )
     context = {
         **progress_context(run, plan),
-        "dimensions": _dimension_shares(
-            run.dimensions
-            or planned
-            or [{"name": n, "weight": w} for n, w in PRESETS.get(run.preset or DEFAULT_PRESET, [])]
-        ),
+        "dimensions": dimensions,
+        "preset_set_aside": _preset_set_aside(run, dimensions),
+        "again_of": selectors.asked_again_from(run),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
     }
@@ -297,12 +302,42 @@ def analysis_context(analysis: selectors.Analysis, live: bool = False) -> dict[s
     }
 
 
-def _dimension_shares(dimensions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+ORIGIN_LABELS = {
+    "question": gettext_lazy("from the question"),
+    "form": gettext_lazy("set on the form"),
+}
+
+
+def _dimension_shares(dimensions: list[dict[str, Any]], preset: str) -> list[dict[str, Any]]:
+    """Each dimension's share of the weight and where it came from."""
     total = sum(float(d.get("weight") or 0) for d in dimensions) or 1.0
     return [
-        {"name": d["name"], "share": round(100 * float(d.get("weight") or 0) / total)}
+        {
+            "name": d["name"],
+            "share": round(100 * float(d.get("weight") or 0) / total),
+            "origin": d.get("origin") or "",
+            "origin_label": _origin_label(d.get("origin") or "", preset),
+        }
         for d in dimensions
     ]
+
+
+def _origin_label(origin: str, preset: str) -> str:
+    if not origin:
+        return ""
+    if origin in ORIGIN_LABELS:
+        return str(ORIGIN_LABELS[origin])
+    return gettext("the %(preset)s preset") % {"preset": preset}
+
+
+def _preset_set_aside(run: Run, dimensions: list[dict[str, Any]]) -> str:
+    """A preset the person chose that the question's own dimensions replaced, said aloud."""
+    from_question = any(d["origin"] == "question" for d in dimensions)
+    if run.preset and run.dimensions and from_question:
+        return gettext(
+            "The question names its dimensions, so the %(preset)s preset was not used."
+        ) % {"preset": run.preset}
+    return ""
 
 
 def run_state(run: Run) -> str:
@@ -398,3 +433,32 @@ def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
     if run.status != Run.Status.QUEUED or run.error or any(r.status == "running" for r in rows):
         return False
     return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER
+
+
+@login_required
+@require_POST
+def ask_again(request: HttpRequest, run_id: str) -> HttpResponse:
+    """A new run of the same question, linked to this one."""
+    run = owned_run(request, run_id)
+    if run.status in LIVE:
+        messages.error(request, "The run is still going: ask again once it has finished.")
+        return redirect("web:run", run_id=run.run_id)
+    try:
+        again = services.ask_again(run)
+    except services.QuestionInvalid as exc:
+        messages.error(request, str(exc))
+        return redirect("web:run", run_id=run.run_id)
+    messages.success(request, "Asked again. When it has finished, compare the two runs.")
+    return redirect("web:run", run_id=again.run_id)
+
+
+@login_required
+def compare(request: HttpRequest, run_id: str, other: str) -> HttpResponse:
+    """What changed from run `run_id` to run `other`, both the user's own and finished."""
+    before, after = owned_run(request, run_id), owned_run(request, other)
+    try:
+        found = selectors.comparison(before, after)
+    except (OSError, StoreError, ValueError):
+        messages.error(request, "Both runs must have finished to be compared.")
+        return redirect("web:run", run_id=after.run_id)
+    return render(request, "web/compare.html", {"before": before, "after": after, "c": found})

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from research import selectors, services
 from research.models import Run
+from research.questions import read_question
 from research.sources import configured_sources
 from research.stages.plan import MAX_QUESTION_CHARS
 from research.web import present
@@ -44,12 +45,22 @@ def new_question(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET"])
+def question_reading(request: HttpRequest) -> HttpResponse:
+    """What the question being typed names: the form fills its dimension rows from it."""
+    response = JsonResponse(read_question(request.GET.get("question", "")))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
 def runs(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "").strip()
     page = Paginator(selectors.runs_for(request.user, search=search), RUNS_PER_PAGE).get_page(
         request.GET.get("page")
     )
-    context = {"page": page, "rows": run_rows(page.object_list), "search": search}
+    rows = run_rows(page.object_list, selectors.asked_before(request.user, page.object_list))
+    context = {"page": page, "rows": rows, "search": search}
     return render(request, "web/runs.html", context)
 
 
@@ -60,20 +71,29 @@ class RunRow:
     state: str
     state_label: str
     age: str
+    earlier: Run | None = None  # the latest earlier run of the same question
+    times: int = 1  # how many times the question was asked
+    recommendation_changed: bool = False  # since the earlier run, both finished
 
 
-def run_rows(runs) -> list[RunRow]:
+def run_rows(runs, before: dict | None = None) -> list[RunRow]:
     now = timezone.now()
     rows = []
     for run in runs:
         state = run_state(run)
+        verdict = selectors.run_verdict(run)
+        earlier, times = (before or {}).get(run.run_id, (None, 1))
+        was = selectors.run_verdict(earlier) if earlier is not None else None
         rows.append(
             RunRow(
                 run,
-                selectors.run_verdict(run),
+                verdict,
                 state,
                 STATE_LABELS[state],
                 present.ago(run.created, now),
+                earlier,
+                times,
+                bool(verdict and was and verdict.option != was.option),
             )
         )
     return rows

@@ -91,4 +91,77 @@
   presets.forEach(function (radio) { radio.addEventListener("change", sync); });
   renumber();
   sync();
+
+  // --- dimensions read from the question as it is typed ------------------------------
+  // The server reads them (the same rules a submitted question goes through); rows the
+  // person filled in themselves are never overwritten.
+  var readingUrl = form.getAttribute("data-reading-url");
+  var note = form.querySelector("[data-reading]");
+  var custom = form.querySelector('input[name="preset"][value="custom"]');
+  var prefilled = false;
+  var timer = null;
+  var asked = 0;
+
+  function setRows(dims) {
+    var list = allRows();
+    for (var n = list.length - 1; n > 0; n--) list[n].remove();
+    var first = allRows()[0].querySelectorAll("input");
+    first[0].value = "";
+    first[1].value = "";
+    dims.forEach(function (d, n) {
+      var row = n === 0 ? allRows()[0] : addRow();
+      var inputs = row.querySelectorAll("input");
+      inputs[0].value = d.name;
+      inputs[1].value = d.percent + "%";
+    });
+    addRow();
+    renumber();
+  }
+  function say(text, bad) {
+    note.textContent = text;
+    note.hidden = !text;
+    note.classList.toggle("bad", !!bad);
+  }
+  function apply(reading) {
+    var dims = reading.dimensions || [];
+    var problem = (reading.problems || {}).dimensions;
+    var own = !prefilled && !Array.prototype.every.call(allRows(), isBlank);
+    if (own) {
+      say(dims.length ? "The question names dimensions too; the rows below are used." : "");
+      return;
+    }
+    if (dims.length) {
+      setRows(dims);
+      prefilled = true;
+      custom.checked = true;
+      sync();
+      say("Read from the question: " + dims.map(function (d) {
+        return d.name + " " + d.percent + "%";
+      }).join(" · ") + ". Change them below if you like.");
+      return;
+    }
+    if (prefilled) {
+      setRows([]);
+      prefilled = false;
+      if (lastPreset) lastPreset.checked = true;
+      sync();
+    }
+    say(problem || "", !!problem);
+  }
+  function read() {
+    var mine = ++asked;
+    var url = readingUrl + "?question=" + encodeURIComponent(question.value);
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (reading) { if (reading && mine === asked) apply(reading); })
+      .catch(function () { /* the server reads the question again when it is sent */ });
+  }
+  if (readingUrl && note && question) {
+    question.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(read, 250);
+    });
+    rows.addEventListener("input", function () { prefilled = false; });
+    if (question.value.trim() && Array.prototype.every.call(allRows(), isBlank)) read();
+  }
 })();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import socket
@@ -514,3 +515,25 @@ def test_a_run_imports_no_client_it_does_not_use_and_exits_with_everything_writt
     # The process ended at once, but only after the database had the run's end.
     with sqlite3.connect(tmp_path / "cli.sqlite3") as db:
         assert db.execute("SELECT status FROM research_run").fetchall() == [("done",)]
+
+
+@pytest.mark.django_db
+def test_the_cli_scores_the_dimensions_the_question_names(runs_dir, admin_user) -> None:
+    output = research(
+        "For our notes app, choose between Quillsync, Loamdb and Tessera; licence risk "
+        "matters most, then maintenance activity",
+        "--source",
+        LOCAL,
+    )
+
+    plan = json.loads((runs_dir / run_id_of(output) / "round_0_plan.json").read_text("utf-8"))
+    assert [(d["name"], round(d["weight"], 3), d["origin"]) for d in plan["dimensions"]] == [
+        ("licence risk", 0.667, "question"),
+        ("maintenance activity", 0.333, "question"),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_cli_says_when_the_dimensions_cannot_be_read(runs_dir, admin_user) -> None:
+    with pytest.raises(CommandError, match="no dimension could be read"):
+        research(QUESTION + ", weighing everything that could matter to us", "--source", LOCAL)

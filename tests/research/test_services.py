@@ -68,8 +68,8 @@ def test_a_valid_question_becomes_a_run_with_its_folder_owned_by_the_submitter(o
     assert run.question == QUESTION
     assert run.options == []  # read from the question by the first stage
     assert run.dimensions == [
-        {"name": "licence risk", "weight": 0.4},
-        {"name": "cost", "weight": 0.6},
+        {"name": "licence risk", "weight": 0.4, "origin": "form"},
+        {"name": "cost", "weight": 0.6, "origin": "form"},
     ]
     assert run.sources == [f"local:{CORPUS}", "ddgs"]
     assert run.limits == {"max_pages": 5}
@@ -213,7 +213,10 @@ def test_dimensions_that_cannot_be_weighed_are_refused(dimensions, message):
 def test_empty_dimension_rows_are_ignored_and_a_blank_weight_counts_as_one(owner, started):
     rows = [{"name": "cost", "weight": ""}, {"name": "", "weight": ""}, ("risk", None)]
     run = submit_question(owner, Submission(question=QUESTION, dimensions=rows))
-    assert run.dimensions == [{"name": "cost", "weight": 1.0}, {"name": "risk", "weight": 1.0}]
+    assert run.dimensions == [
+        {"name": "cost", "weight": 1.0, "origin": "form"},
+        {"name": "risk", "weight": 1.0, "origin": "form"},
+    ]
 
 
 def test_an_unknown_preset_is_refused_under_dimensions():
@@ -352,3 +355,61 @@ def test_a_refused_question_leaves_no_run_behind(runs_dir):
     refused(question="")
     assert not Run.objects.exists()
     assert list(runs_dir.iterdir()) == []
+
+
+BROKER = (
+    "For an event-driven backend, choose between RabbitMQ, Apache Kafka and NATS, "
+    "weighing delivery guarantees, operational complexity and throughput."
+)
+
+
+def test_dimensions_the_question_names_win_over_the_preset_and_say_so(started) -> None:
+    run = submit_question(None, Submission(question=BROKER, preset="tech"))
+
+    run.refresh_from_db()
+    assert [(d["name"], d["origin"]) for d in run.dimensions] == [
+        ("delivery guarantees", "question"),
+        ("operational complexity", "question"),
+        ("throughput", "question"),
+    ]
+    assert run.preset == "tech"  # chosen, and set aside: the run page says so
+
+
+def test_weights_written_in_the_question_reach_the_run(started) -> None:
+    run = submit_question(
+        None, Submission(question="飞书还是钉钉？考虑价格、安全性和易用性，价格占 40%")
+    )
+
+    run.refresh_from_db()
+    assert {d["name"]: d["weight"] for d in run.dimensions} == {
+        "价格": 40.0,
+        "安全性": 30.0,
+        "易用性": 30.0,
+    }
+
+
+def test_rows_the_form_gives_are_kept_and_those_the_question_names_are_marked(started) -> None:
+    run = submit_question(
+        None, Submission(question=BROKER, dimensions=[("throughput", "50%"), ("cost", "50%")])
+    )
+
+    run.refresh_from_db()
+    assert [(d["name"], d["origin"]) for d in run.dimensions] == [
+        ("throughput", "question"),
+        ("cost", "form"),
+    ]
+
+
+def test_dimensions_that_cannot_be_read_are_named_as_the_problem() -> None:
+    errors = refused(question="Vue vs React, weighing everything that could matter to us")
+
+    assert list(errors) == ["dimensions"]
+    assert "no dimension could be read" in errors["dimensions"][0]
+    assert not Run.objects.exists()
+
+
+def test_without_a_chosen_preset_none_is_named_as_set_aside(started) -> None:
+    run = submit_question(None, Submission(question=BROKER))
+
+    run.refresh_from_db()
+    assert run.preset == "" and len(run.dimensions) == 3

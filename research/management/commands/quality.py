@@ -7,16 +7,18 @@ the command runs."""
 from __future__ import annotations
 
 import io
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test import override_settings
 
 from research.models import Run
+from research.store import StoreError, store_for
 
 FIXTURES = Path(settings.BASE_DIR) / "tests" / "fixtures"
 PAIR_SETS = [FIXTURES / "claim_pairs.jsonl", FIXTURES / "claim_pairs_holdout.jsonl"]
@@ -53,12 +55,24 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", metavar="FILE", help="with --corpus: also write JSON")
         parser.add_argument(
+            "--corrections",
+            metavar="RUN_ID",
+            help="instead: print a run's corrections of the reader as labelled sentences, "
+            "one JSON line each, in the development corpus's stances.jsonl format",
+        )
+        parser.add_argument(
+            "--out", metavar="FILE", help="with --corrections: write the lines to FILE"
+        )
+        parser.add_argument(
             "--runs-dir",
             metavar="DIR",
             help="with --corpus: keep the run folders here (default: a temporary folder)",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts.get("corrections"):
+            self._corrections(opts["corrections"], opts.get("out"))
+            return
         if opts["corpus"]:
             from tools.quality.corpus_runner import CorpusRunner
 
@@ -70,6 +84,23 @@ class Command(BaseCommand):
         with tempfile.TemporaryDirectory() as tmp, override_settings(RUNS_DIR=Path(tmp)):
             for question, dims, corpus in QUESTIONS:
                 self._report_figures(question, dims, corpus)
+
+    def _corrections(self, run_id: str, out: str | None) -> None:
+        from tools.quality.corrections import stance_lines
+
+        try:
+            store = store_for(run_id)
+            lines = stance_lines(store) if store.exists() else None
+        except StoreError as exc:
+            raise CommandError(str(exc)) from exc
+        if lines is None:
+            raise CommandError(f"no run {run_id!r} in {settings.RUNS_DIR}")
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        if out:
+            Path(out).write_text(text, encoding="utf-8")
+            self.stdout.write(f"{len(lines)} corrected sentence(s) written to {out}")
+        else:
+            self.stdout.write(text, ending="")
 
     def _pair_figures(self, pairs: Path, misses: bool) -> None:
         for finder, sentences in (("typed facts", False), ("whole sentences", True)):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
+from decisions.corrections import corrected
 from decisions.decide import Verified, decide, verify_quotes
 from reports.check import ReportIncomplete
 from reports.report import render
@@ -40,12 +41,15 @@ def decide_from_files(
     ctx: StageContext,
     llm: StageLLM | None = None,
     say: Callable[[str], None] = lambda line: None,
+    plan: Plan | None = None,
 ) -> Decided:
     """The decide stage's decision from the run's artifacts, written nowhere; `say` hears a
-    line after each step (reading, checking the quotes, scoring)."""
-    plan = readers.plan(store)
+    line after each step (reading, checking the quotes, scoring). `plan` decides with other
+    weights than the run's own plan."""
+    plan = plan or readers.plan(store)
     notes = readers.notes(store)
-    crosscheck = readers.crosscheck(store)
+    # What the owner corrected counts as corrected; the cross-check on disk stays as read.
+    crosscheck = corrected(readers.crosscheck(store), readers.corrections(store))
     say(f"read the plan, {len(notes.sources)} sources' notes and {len(crosscheck.claims)} claims")
     pages = readers.stored_pages(store, notes)
     verified = verify_quotes(crosscheck, pages, ctx)
@@ -73,7 +77,28 @@ def decide_from_files(
 
 
 def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
-    decided = decide_from_files(store, ctx, llm=open_llm(store, ctx, "decide"))
+    made = decision_and_report(store, ctx)
+    store.write_json(DECISION, made.decision)
+    store.write_text(REPORT, made.report)
+    return {
+        "recommendation": made.decision.recommendation.option or "none",
+        "confidence": made.decision.assessment.confidence,
+        "quotes_dropped": made.quotes_dropped,
+    }
+
+
+@dataclass(frozen=True)
+class Made:
+    decision: Decision
+    report: str
+    quotes_dropped: int
+
+
+def decision_and_report(store: RunStore, ctx: StageContext, plan: Plan | None = None) -> Made:
+    """The decide stage's decision and its checked report, written nowhere: from the run's
+    own plan, or (`plan`) the same evidence decided with other weights. Nothing is searched
+    or read again."""
+    decided = decide_from_files(store, ctx, llm=open_llm(store, ctx, "decide"), plan=plan)
     decision = with_analysis(decided.decision, store)
     report_input = ReportInput(
         run_id=store.run_id,
@@ -84,18 +109,13 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         decision=decision,
         pages=decided.pages,
         generated=date.today(),
+        corrections=tuple(readers.corrections(store).corrections),
     )
     try:
         report = render(report_input)
     except ReportIncomplete as exc:
         raise StageError(f"the report failed its completeness check: {exc}") from exc
-    store.write_json(DECISION, decision)
-    store.write_text(REPORT, report)
-    return {
-        "recommendation": decision.recommendation.option or "none",
-        "confidence": decision.assessment.confidence,
-        "quotes_dropped": decided.verified.dropped,
-    }
+    return Made(decision, report, decided.verified.dropped)
 
 
 def with_analysis(decision: Decision, store: RunStore) -> Decision:

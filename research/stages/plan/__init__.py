@@ -1,8 +1,8 @@
 """Stage 0: turn a question into a plan (DESIGN section 1, round_0_plan.json).
 
 Pure functions, no Django: the plan itself (build), the options read from a question
-(options), what a question may be (rules), and, with a model, sharper sub-queries checked
-against the plan (model_queries).
+(options), the dimensions and weights read from it (dimensions), what a question may be
+(rules), and, with a model, sharper sub-queries checked against the plan (model_queries).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ _HOMES = {
     "build_plan": "build",
     "decompose": "model_queries",
     "extract_options": "options",
+    "ReadDimensions": "dimensions",
+    "read_dimensions": "dimensions",
     **dict.fromkeys(
         (
             "DEFAULT_PRESET",
@@ -48,8 +50,10 @@ __all__ = [
     "MIN_OPTIONS",
     "PRESETS",
     "PlanError",
+    "ReadDimensions",
     "broaden",
     "build_plan",
     "decompose",
     "extract_options",
+    "read_dimensions",
 ]

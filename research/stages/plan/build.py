@@ -1,5 +1,5 @@
 """The plan of a question: its options (given, or read from the question), its weighted
-dimensions (given, a preset, or the default preset), and the ordered, deduplicated
+dimensions (given, read from the question, or a preset), and the ordered, deduplicated
 sub-queries retrieve runs; and the broader plan of a replan."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from research.artifacts import Dimension, Limits, Plan, Question, SubQuery
+from research.stages.plan.dimensions import read_dimensions
 from research.stages.plan.options import extract_options
 from research.stages.plan.primary import primary_asks
 from research.stages.plan.rules import (
@@ -31,8 +32,7 @@ def build_plan(question: Question, defaults: Limits) -> Plan:
     text = _check_question(question.question)
     language = question_language(text)
     chosen, options_source = _choose_options(text, question.options)
-    dimensions = [(d.name, d.weight) for d in question.dimensions]
-    dims, preset_name = _choose_dimensions(dimensions or None, question.preset or None, language)
+    dims, preset_name = _choose_dimensions(question, chosen, language)
     plan_sources = _check_sources(question.sources)
     plan_sources += [s for s in PRESET_SOURCES.get(preset_name or "", ()) if s not in plan_sources]
     queries = _queries(chosen, dims, language)
@@ -102,10 +102,19 @@ def reject_duplicates(names: list[str], what: str) -> None:
 
 
 def _choose_dimensions(
-    dimensions: list[tuple[str, float]] | None, preset: str | None, language: str
+    question: Question, options: list[str], language: str
 ) -> tuple[list[Dimension], str | None]:
-    if dimensions:
-        return _normalised(_check_dimensions(dimensions)), None
+    """The dimensions given, else those the question names (which no preset replaces), else
+    the preset's."""
+    if question.dimensions:
+        pairs = _check_dimensions([(d.name, d.weight) for d in question.dimensions])
+        return _normalised(pairs, [d.origin for d in question.dimensions]), None
+    read = read_dimensions(question.question, options)
+    if read.problem:
+        raise PlanError(read.problem)
+    if read.dimensions:
+        return _normalised(_check_dimensions(read.dimensions), ["question"] * 99), None
+    preset = question.preset or None
     name = (preset or DEFAULT_PRESET).strip().lower()
     if name not in PRESETS:
         known = ", ".join(sorted(PRESETS))
@@ -113,7 +122,7 @@ def _choose_dimensions(
     pairs = PRESETS[name]
     if language == "zh":
         pairs = [(ZH_DIMENSIONS.get(d, d), w) for d, w in pairs]
-    return _normalised(pairs), name
+    return _normalised(pairs, ["preset"] * len(pairs)), name
 
 
 def _check_dimensions(dimensions: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -130,9 +139,12 @@ def _check_dimensions(dimensions: list[tuple[str, float]]) -> list[tuple[str, fl
     return pairs
 
 
-def _normalised(pairs: list[tuple[str, float]]) -> list[Dimension]:
+def _normalised(pairs: list[tuple[str, float]], origins: list[str]) -> list[Dimension]:
     total = sum(weight for _, weight in pairs)
-    return [Dimension(name=name, weight=weight / total) for name, weight in pairs]
+    return [
+        Dimension(name=name, weight=weight / total, origin=origin)  # type: ignore[arg-type]
+        for (name, weight), origin in zip(pairs, origins, strict=False)
+    ]
 
 
 def _check_sources(sources: list[str]) -> list[str]:

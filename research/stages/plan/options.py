@@ -83,7 +83,7 @@ def _between(question: str) -> list[str]:
 
 
 def _choose(question: str) -> list[str]:
-    pattern = r"\b(?:choose|pick|select)\b\s*(?:from|among|between)?\s*:?\s*(.+)"
+    pattern = r"\b(?:choose|pick|select|compare|comparing)\b\s*(?:from|among|between)?\s*:?\s*(.+)"
     match = re.search(pattern, question, re.IGNORECASE)
     return _english_list(_clause(match.group(1))) if match else []
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from research.artifacts import Crosscheck, Notes, Plan, SourceNotes
+from research.artifacts import Correction, Corrections, Crosscheck, Notes, Plan, SourceNotes
 from research.web.report.run_files import quote_anchor
 from research.web.report.sources import source_kind
 from research.web.report.strings import WebStrings
@@ -46,10 +46,17 @@ class Cited:
 
 
 def evidence_page(
-    src: SourceNotes, notes: Notes, plan: Plan, check: Crosscheck | None, text: str | None
+    src: SourceNotes,
+    notes: Notes,
+    plan: Plan,
+    check: Crosscheck | None,
+    text: str | None,
+    corrections: Corrections | None = None,
 ) -> dict:
-    """Everything the viewer shows of one source. `check` is None before cross-validation."""
+    """Everything the viewer shows of one source. `check` is None before cross-validation;
+    `corrections` are the owner's, each shown on the claim it corrects."""
     t = WebStrings(plan.language)
+    standing = {c.target_id: c for c in (corrections or Corrections()).active()}
     numbers = {s.source_id: n for n, s in enumerate(notes.ok_sources(), 1)}
     cited = cited_quotes(src.source_id, check)
     text = without_front_matter(text) if text is not None else None
@@ -69,10 +76,17 @@ def evidence_page(
         "text": marked,
         "stored": t("stored_chars", chars=len(text or "")),
         "cited": [
-            {"quote": c.quote, "anchor": c.anchor, "label": c.label(t)}
+            {
+                "quote": c.quote,
+                "anchor": c.anchor,
+                "label": c.label(t),
+                "claims": [_claim_row(i, standing, t) for i in c.claim_ids],
+            }
             for c in sorted(cited, key=lambda c: c.first)
             if c.occurrences
         ],
+        "plan_options": plan.options,
+        "plan_dimensions": [d.name for d in plan.dimensions],
         "no_text": t("no_text", status=source_status(src)),
         "duplicate": t("duplicate_of", id=src.duplicate_of) if src.duplicate_of else "",
     }
@@ -85,6 +99,13 @@ def without_front_matter(text: str) -> str:
         return text
     end = text.find("\n---\n", 4)
     return text if end < 0 else text[end + 5 :].lstrip("\n")
+
+
+def _claim_row(claim_id: str, standing: dict[str, Correction], t: WebStrings) -> dict[str, str]:
+    """A claim on a cited quote, and the correction standing on it, if any."""
+    fix = standing.get(claim_id)
+    said = t("corrected_by", who=fix.by, what=t(f"kind_{fix.kind}")) if fix else ""
+    return {"claim_id": claim_id, "correction_id": fix.id if fix else "", "corrected": said}
 
 
 def cited_quotes(source_id: str, check: Crosscheck | None) -> list[Cited]:

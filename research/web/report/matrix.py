@@ -22,6 +22,20 @@ class Evidence:
     superseded: str = ""  # "superseded by a later source (x02)"
     by_model: bool = False  # the model read it off the page (LLM mode)
     flag: str = ""  # "flagged, left out of the scores: ...": shown, counted in no score
+    corrected: str = ""  # "corrected by ada: wrong dimension (was: cost)"
+    correction_id: str = ""  # the correction standing on it, to undo
+
+
+@dataclass
+class Corrected:
+    """A claim of this cell as the reader read it, which its owner corrected away."""
+
+    claim_id: str
+    label: str
+    quote: Quote
+    said: str  # "corrected by ada: not a claim"
+    note: str
+    correction_id: str
 
 
 @dataclass
@@ -47,6 +61,7 @@ class Cell:
     capped_note: str = ""
     evidence: list[Evidence] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    corrected: list[Corrected] = field(default_factory=list)
 
 
 @dataclass
@@ -102,7 +117,10 @@ def _cell(
     if cell.missing or cell.score is None:
         state = "not_read" if unread else "no_evidence"
         flagged = _flagged(cell, files, quote, t)
-        return Cell(cell.option, cell.dimension, state, evidence=flagged, notes=cell.notes)
+        gone = corrected_away(cell, files, quote, t)
+        return Cell(
+            cell.option, cell.dimension, state, evidence=flagged, notes=cell.notes, corrected=gone
+        )
     parts = [
         Component(t(f"part_{name}"), getattr(cell, name) or 0.0, share)
         for name, share in WEIGHTS.items()
@@ -118,6 +136,7 @@ def _cell(
         t("capped", claim=cell.capped_by) if cell.capped_by else "",
         _evidence(cell, files, old, quote, t) + _flagged(cell, files, quote, t),
         cell.notes,
+        corrected_away(cell, files, quote, t),
     )
 
 
@@ -131,8 +150,56 @@ def _evidence(
         if shown:
             later = t("superseded", id=old[claim_id].id) if claim_id in old else ""
             by_model = claim.origin == "model"
-            evidence.append(Evidence(claim_id, claim_label(claim, t), shown, later, by_model))
+            fix = files.standing.get(claim_id)
+            said = correction_said(fix, files, t) if fix else ""
+            evidence.append(
+                Evidence(
+                    claim_id,
+                    claim_label(claim, t),
+                    shown,
+                    later,
+                    by_model,
+                    corrected=said,
+                    correction_id=fix.id if fix else "",
+                )
+            )
     return evidence
+
+
+def corrected_away(
+    cell: ScoreCell, files: RunFiles, quote: Quoter, t: WebStrings
+) -> list[Corrected]:
+    """The claims the reader put in this cell that a correction took out of it."""
+    gone = []
+    for claim in files.read_claims.values():
+        fix = files.standing.get(claim.id)
+        if not fix or (claim.option, claim.dimension) != (cell.option, cell.dimension):
+            continue
+        now = files.claims.get(claim.id)
+        if now is not None and (now.option, now.dimension) == (cell.option, cell.dimension):
+            continue  # still in this cell (its polarity corrected): shown with its evidence
+        shown = quote(claim.source_id, claim.quote)
+        if shown:
+            said = correction_said(fix, files, t)
+            gone.append(Corrected(claim.id, claim_label(claim, t), shown, said, fix.note, fix.id))
+    return gone
+
+
+def correction_said(fix, files: RunFiles, t: WebStrings) -> str:
+    """ "corrected by ada: wrong dimension (should be: cost)" """
+    what = t(f"kind_{fix.kind}")
+    if fix.value is not None:
+        value = (
+            POLARITY_WORDS.get(fix.value, fix.value) if fix.kind == "wrong_polarity" else fix.value
+        )
+        what += " " + t(
+            "should_be", value=t(value) if value in POLARITY_KEYS else (value or t("no_dimension"))
+        )
+    return t("corrected_by", who=fix.by, what=what)
+
+
+POLARITY_WORDS = {"1": "polarity_for", "-1": "polarity_against", "0": "polarity_neutral"}
+POLARITY_KEYS = set(POLARITY_WORDS.values())
 
 
 def _flagged(cell: ScoreCell, files: RunFiles, quote: Quoter, t: WebStrings) -> list[Evidence]:

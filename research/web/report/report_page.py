@@ -55,6 +55,9 @@ def report_page(files: RunFiles, evidence_url: EvidenceUrl) -> dict[str, Any]:
         "contradictions": [
             debate.contradiction(x, files, quote, t) for x in files.crosscheck.contradictions
         ],
+        "contradictions_corrected": _contradictions_corrected(files, t),
+        "plan_options": plan.options,
+        "plan_dimensions": [dim.name for dim in plan.dimensions],
         "consensus": [debate.consensus(k, files, quote, t) for k in files.crosscheck.consensus],
         "no_contradiction": _none_found("no_contradiction", files, t),
         "no_consensus": _none_found("no_consensus", files, t),
@@ -98,6 +101,25 @@ def _reasons(files: RunFiles, t: WebStrings) -> list[SafeString]:
         files.decision, files.plan, files.claims, files.cite, list(files.numbers)
     )
     return [rich(t.say(s.key, s.params)) for s in said]
+
+
+def _contradictions_corrected(files: RunFiles, t: WebStrings) -> list[dict[str, Any]]:
+    """The contradictions the reader found that the owner marked not real."""
+    gone = []
+    for x in (files.read or files.crosscheck).contradictions:
+        fix = files.standing.get(x.id)
+        if fix is not None:
+            gone.append(
+                {
+                    "id": x.id,
+                    "option": x.option,
+                    "topic": debate.topic(x.attribute, x.dimension, t),
+                    "said": matrix.correction_said(fix, files, t),
+                    "note": fix.note,
+                    "correction_id": fix.id,
+                }
+            )
+    return gone
 
 
 def _none_found(key: str, files: RunFiles, t: WebStrings) -> SafeString:

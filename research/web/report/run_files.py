@@ -6,15 +6,25 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from decisions.corrections import corrected
 from decisions.decide import verify_quotes
 from decisions.scoring.sources import source_infos, standing
-from research.artifacts import Claim, Crosscheck, Decision, Filtered, Notes, Plan
+from research.artifacts import (
+    Claim,
+    Correction,
+    Corrections,
+    Crosscheck,
+    Decision,
+    Filtered,
+    Notes,
+    Plan,
+)
 from research.context import StageContext
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, PLAN
 from research.store import RunStore, readers
@@ -29,8 +39,20 @@ class RunFiles:
     plan: Plan
     filtered: Filtered
     notes: Notes
-    crosscheck: Crosscheck  # only claims whose quotes are in their stored source
+    crosscheck: Crosscheck  # only claims whose quotes are in their stored source, corrected
     decision: Decision
+    corrections: Corrections = field(default_factory=Corrections)
+    read: Crosscheck | None = None  # the cross-check as the reader wrote it, uncorrected
+
+    @cached_property
+    def read_claims(self) -> dict[str, Claim]:
+        """Every claim as the reader read it, corrected or not."""
+        return {c.id: c for c in (self.read or self.crosscheck).claims}
+
+    @cached_property
+    def standing(self) -> dict[str, Correction]:
+        """Claim or contradiction id -> the correction that stands on it."""
+        return {c.target_id: c for c in self.corrections.active()}
 
     @cached_property
     def numbers(self) -> dict[str, int]:
@@ -64,16 +86,18 @@ def report_ready(store: RunStore) -> bool:
 def load(store: RunStore) -> RunFiles:
     notes = readers.notes(store)
     check = readers.crosscheck(store)
+    corrections = readers.corrections(store)
+    pages = readers.stored_pages(store, notes)
     return RunFiles(
         run_id=store.run_id,
         plan=readers.plan(store),
         filtered=readers.filtered(store),
         notes=notes,
         # The same check the decide stage ran, so the page cites what the scores counted.
-        crosscheck=verify_quotes(
-            check, readers.stored_pages(store, notes), StageContext()
-        ).crosscheck,
+        crosscheck=verify_quotes(corrected(check, corrections), pages, StageContext()).crosscheck,
         decision=readers.decision(store),
+        corrections=corrections,
+        read=verify_quotes(check, pages, StageContext()).crosscheck,
     )
 
 

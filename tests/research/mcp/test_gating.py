@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 # The 2025-11-25 handshake, and the client's default: discover, which settles on 2026-07-28.
 MODES = ["legacy", "auto"]
 RUN_TOOLS = {"start_research", "research", "list_sources", "get_run_status", "get_report"}
-RUN_TOOLS |= {"read_dataset"}
+RUN_TOOLS |= {"read_dataset", "rescore_run", "compare_runs"}
 RUN_TOOLS |= {"follow_run", "unfollow_run"}
 SEARCH, FILTER = "search_engine_query", "chunk_filter_candidates"
 FETCH, KEY_POINTS, ASSESS = "page_fetch_markdown", "extract_key_points", "generate_assessment"

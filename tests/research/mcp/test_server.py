@@ -15,8 +15,9 @@ from research.artifacts import Question
 from research.mcp.prompts import PROMPTS
 from research.models import Run
 from research.runs import tasks
-from research.store import store_for
+from research.store import readers, store_for
 from tests.research.mcp.clients import call, call_tool
+from tests.runs import CORPUS_EN, run_question
 
 pytestmark = pytest.mark.django_db
 
@@ -163,7 +164,7 @@ def tools(user) -> dict:
 
 
 RUN_TOOLS = {"start_research", "research", "list_sources", "get_run_status", "get_report"}
-RUN_TOOLS |= {"read_dataset"}
+RUN_TOOLS |= {"read_dataset", "rescore_run", "compare_runs"}
 RUN_TOOLS |= {"follow_run", "unfollow_run"}
 STAGE_TOOLS = {"search_engine_query", "chunk_filter_candidates", "page_fetch_markdown"}
 STAGE_TOOLS |= {"extract_key_points", "generate_assessment"}
@@ -175,7 +176,7 @@ def test_tools_are_listed_with_output_schemas_and_read_only_hints(ada):
     for name, tool in listed.items():
         assert "status" in tool.output_schema["properties"], name
         assert "Call this" in tool.description, name
-        read_only = name not in ("start_research", "research")
+        read_only = name not in ("start_research", "research", "rescore_run")
         assert tool.annotations.read_only_hint is read_only, name
 
 
@@ -192,6 +193,33 @@ def test_start_research_submits_like_the_web_form(
     assert configured == [(run.run_id, "retrieve")]  # queued after the commit
     assert data["uri"] == f"research://runs/{run.run_id}/index.json"
     assert store_for(run.run_id).exists()
+
+
+def test_start_research_scores_the_dimensions_the_question_names(ada, configured):
+    question = (
+        "For an event-driven backend, choose between RabbitMQ, Apache Kafka and NATS, "
+        "weighing delivery guarantees, operational complexity and throughput."
+    )
+    result = call_tool(ada, "start_research", {"question": question, "sources": ["notes"]})
+
+    assert not result.is_error
+    run = Run.objects.get(run_id=result.structured_content["run_id"])
+    assert [d["name"] for d in run.dimensions] == [
+        "delivery guarantees",
+        "operational complexity",
+        "throughput",
+    ]
+
+
+def test_start_research_says_which_part_of_the_question_could_not_be_read(ada, configured):
+    result = call_tool(
+        ada,
+        "start_research",
+        {"question": "Vue vs React, weighing everything that could matter", "sources": ["notes"]},
+    )
+
+    assert result.is_error
+    assert "no dimension could be read" in result.structured_content["errors"]["dimensions"][0]
 
 
 def test_start_research_reports_validation_errors(ada):
@@ -396,3 +424,44 @@ def test_start_research_passes_options_and_weighted_dimensions(ada):
         ("sync", 2.0),
         ("price", 1.0),
     ]
+
+
+@pytest.fixture
+def decided(ada, runs_dir):
+    """A whole run over the notes corpus, owned by ada."""
+    run, _ = run_question(
+        "For our notes app, choose between Quillsync, Loamdb and Tessera",
+        [f"local:{CORPUS_EN}"],
+        dimensions=[("licence risk", 2), ("maintenance activity", 1), ("customisation cost", 1)],
+    )
+    run.owner = ada
+    run.save(update_fields=["owner"])
+    return run
+
+
+def test_rescore_run_saves_a_reweighted_decision_and_says_what_it_came_to(decided, ada, bob):
+    run = decided
+    dims = [d.name for d in readers.plan(store_for(run.run_id)).dimensions]
+    weights = {name: (5.0 if n == 0 else 1.0) for n, name in enumerate(dims)}
+
+    result = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": weights})
+
+    assert not result.is_error, result.content[0].text
+    data = result.structured_content
+    assert data["status"] == "OK" and data["number"] == 1
+    assert data["weights"][dims[0]] == pytest.approx(5 / (4 + len(dims)))
+    assert [r["rank"] for r in data["ranking"]] == list(range(1, len(data["ranking"]) + 1))
+    assert data["markdown"].startswith("#")
+    assert data["uri"] == f"research://runs/{run.run_id}/decisions/1-report.md"
+    read = call_tool(ada, "read_dataset", {"run_id": run.run_id, "name": "decisions/1-about.json"})
+    assert read.structured_content["data"]["by"] == "ada"
+
+    other = call_tool(bob, "rescore_run", {"run_id": run.run_id, "weights": weights})
+    assert other.is_error and other.structured_content["status"] == "NO_HIT"
+
+
+def test_rescore_run_refuses_weights_it_cannot_decide_with(decided, ada):
+    run = decided
+    result = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": {"nonsense": 1}})
+    assert result.is_error and result.structured_content["status"] == "INVALID"
+    assert "is not a dimension of this run" in result.content[0].text

@@ -68,6 +68,11 @@ def plan_for(
         ("飞书和钉钉哪个好？", ["飞书", "钉钉"]),
         ("用友和金蝶哪个好", ["用友", "金蝶"]),
         ("Quillnote vs Inkpad 哪个好", ["Quillnote", "Inkpad"]),
+        (
+            "Compare semaglutide, empagliflozin and sitagliptin on HbA1c reduction and cost.",
+            ["semaglutide", "empagliflozin", "sitagliptin"],
+        ),
+        ("Compare Redis and Memcached for caching", ["Redis", "Memcached"]),
     ],
 )
 def test_options_are_read_from_the_phrasing_of_the_question(

@@ -73,8 +73,8 @@ def test_custom_dimension_rows_and_limits_reach_the_run(ada_client, started):
     )
     run = Run.objects.get()
     assert run.dimensions == [
-        {"name": "licence risk", "weight": 2.0},
-        {"name": "cost", "weight": 0.25},
+        {"name": "licence risk", "weight": 2.0, "origin": "form"},
+        {"name": "cost", "weight": 0.25, "origin": "form"},
     ]
     assert run.preset == ""
     assert run.limits == {"max_pages": 5}
@@ -185,3 +185,69 @@ def test_the_form_lists_only_your_own_recent_runs(ada_client, bob):
     assert "Bob's secret" not in html.unescape(response.text)
     assert mine.question not in response.text
     assert "Your runs will appear here." in response.text
+
+
+BROKER = (
+    "For an event-driven backend, choose between RabbitMQ, Apache Kafka and NATS, "
+    "weighing delivery guarantees, operational complexity and throughput."
+)
+
+
+def test_the_form_reads_the_dimensions_of_a_question_as_it_is_typed(ada_client):
+    response = ada_client.get(
+        "/new/reading/", {"question": "飞书还是钉钉？考虑价格、安全性，价格占 60%"}
+    )
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "options": ["飞书", "钉钉"],
+        "dimensions": [{"name": "价格", "percent": 60.0}, {"name": "安全性", "percent": 40.0}],
+        "problems": {},
+    }
+
+
+def test_the_reading_says_which_part_of_the_question_cannot_be_read(ada_client):
+    response = ada_client.get("/new/reading/", {"question": "A vs B, weighing everything we know"})
+
+    assert response.json()["dimensions"] == []
+    assert "no dimension could be read" in response.json()["problems"]["dimensions"]
+
+
+def test_the_reading_is_for_signed_in_people_only(client):
+    response = client.get("/new/reading/", {"question": BROKER})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_question_that_names_its_dimensions_is_scored_on_them_not_the_preset(ada_client):
+    response = post(ada_client, question=BROKER, preset="tech")
+
+    run = Run.objects.get()
+    assert [d["name"] for d in run.dimensions] == [
+        "delivery guarantees",
+        "operational complexity",
+        "throughput",
+    ]
+    page = ada_client.get(response["Location"]).text
+    assert page.count('data-origin="question"') == 3
+    assert "from the question" in page
+    assert "the tech preset was not used" in page
+
+
+def test_the_run_page_says_a_preset_gave_the_dimensions(ada_client):
+    response = post(ada_client)
+    page = ada_client.get(response["Location"]).text
+    assert page.count('data-origin="preset"') == 5 and "the tech preset" in page
+
+
+def test_a_question_whose_dimensions_cannot_be_read_is_sent_back_saying_so(ada_client):
+    response = post(
+        ada_client,
+        question=BROKER.replace(
+            "delivery guarantees, operational complexity and throughput",
+            "everything that matters to us",
+        ),
+    )
+
+    assert response.status_code == 200
+    assert "no dimension could be read" in " ".join(errors_of(response, "dimensions"))
+    assert not Run.objects.exists()

@@ -1,0 +1,155 @@
+"""rescore_run: decide a finished run again with other weights, as the report page's what-if
+weights save it, and say what it came to; compare_runs: what changed between two runs."""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from research import selectors, services
+from research.mcp.common import (
+    DAMAGED,
+    INVALID,
+    NOT_FINISHED,
+    READ_ONLY,
+    artifact_uri,
+    failed,
+    owned_run,
+)
+from research.names import DECISION, REPORT, saved_artifact
+from research.outcomes import Outcome
+from research.store import ArtifactDamaged, StoreError, readers, store_for
+
+
+class RankedTotal(BaseModel):
+    option: str
+    rank: int
+    total: float | None
+    evidence_share: float | None = None
+
+
+class Rescored(BaseModel):
+    status: str = Field(
+        description="OK, NO_HIT (no such run among yours), INVALID (the weights; the message "
+        "says what to fix) or DAMAGED"
+    )
+    run_id: str
+    number: int | None = Field(None, description="the saved decision's number in the run")
+    weights: dict[str, float] = Field(default_factory=dict, description="normalised to 1")
+    ranking: list[RankedTotal] = Field(default_factory=list)
+    recommendation: str | None = None
+    ranking_changed: bool = False
+    confidence: float | None = None
+    uri: str | None = Field(None, description="the saved decision's report")
+    markdown: str | None = None
+    message: str = ""
+
+
+def rescore(user, run_id: str, weights: dict[str, float]) -> Rescored | CallToolResult:
+    try:
+        run = owned_run(user, run_id)
+        saved = services.save_weights(run, weights, user.get_username())
+    except LookupError as exc:
+        return failed(Rescored(status=Outcome.NO_HIT, run_id=run_id, message=str(exc)), str(exc))
+    except services.WeightsInvalid as exc:
+        return failed(Rescored(status=INVALID, run_id=run_id, message=str(exc)), str(exc))
+    except (ArtifactDamaged, StoreError) as exc:
+        return failed(Rescored(status=DAMAGED, run_id=run_id, message=str(exc)), str(exc))
+    store = store_for(run_id)
+    decision = store.read_model(
+        saved_artifact(saved.number, DECISION), type(readers.decision(store))
+    )
+    before = [r.option for r in readers.decision(store).ranking]
+    report = saved_artifact(saved.number, REPORT)
+    return Rescored(
+        status=Outcome.OK,
+        run_id=run_id,
+        number=saved.number,
+        weights={d.name: d.weight for d in saved.weights},
+        ranking=[
+            RankedTotal(
+                option=r.option, rank=r.rank, total=r.total, evidence_share=r.evidence_share
+            )
+            for r in decision.ranking
+        ],
+        recommendation=decision.recommendation.option,
+        ranking_changed=[r.option for r in decision.ranking] != before,
+        confidence=decision.assessment.confidence,
+        uri=artifact_uri(run_id, report),
+        markdown=store.read_text(report),
+        message=f"Saved as decision {saved.number} of run {run_id}; "
+        f"{len(selectors.saved_decisions(run))} saved in all.",
+    )
+
+
+def register_rescore_tool(server: MCPServer, user) -> None:
+    @server.tool(
+        name="rescore_run",
+        title="Re-weigh a finished run",
+        description=(
+            "Call this when the user asks how a finished run would come out with other "
+            "weights. Give a weight above 0 for every dimension of the run (any scale; they "
+            "are normalised). It decides again from the evidence already read, without "
+            "searching or reading, saves that as a new decision of the same run, and returns "
+            "its totals, ranking, recommendation and report."
+        ),
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False
+        ),
+    )
+    async def rescore_run(run_id: str, weights: dict[str, float]) -> Rescored:
+        return await sync_to_async(rescore)(user, run_id, weights)
+
+
+class Compared(BaseModel):
+    status: str = Field(description="OK, NO_HIT (either run is not among yours) or NOT_FINISHED")
+    run_id: str
+    other_run_id: str
+    comparison: dict | None = Field(
+        None,
+        description="recommendation and confidence before and after, totals, cells that "
+        "moved and why, sources added and gone, contradictions new and settled",
+    )
+    message: str = ""
+
+
+def compared(user, run_id: str, other_run_id: str) -> Compared | CallToolResult:
+    try:
+        before, after = owned_run(user, run_id), owned_run(user, other_run_id)
+    except LookupError as exc:
+        result = Compared(
+            status=Outcome.NO_HIT, run_id=run_id, other_run_id=other_run_id, message=str(exc)
+        )
+        return failed(result, str(exc))
+    try:
+        found = selectors.comparison(before, after)
+    except (OSError, StoreError, ValueError):
+        message = "Both runs must have finished (their decisions written) to be compared."
+        result = Compared(
+            status=NOT_FINISHED, run_id=run_id, other_run_id=other_run_id, message=message
+        )
+        return failed(result, message)
+    return Compared(
+        status=Outcome.OK,
+        run_id=run_id,
+        other_run_id=other_run_id,
+        comparison=found.as_dict(),
+    )
+
+
+def register_compare_tool(server: MCPServer, user) -> None:
+    @server.tool(
+        name="compare_runs",
+        title="What changed between two runs",
+        description=(
+            "Call this to see what changed between two finished runs of the same question "
+            "(an earlier run_id, then the later other_run_id): recommendation and confidence, "
+            "each option's total, the cells that moved by more than a few points and why "
+            "(claims found or no longer found, contradictions), and sources added or gone."
+        ),
+        annotations=READ_ONLY,
+    )
+    async def compare_runs(run_id: str, other_run_id: str) -> Compared:
+        return await sync_to_async(compared)(user, run_id, other_run_id)

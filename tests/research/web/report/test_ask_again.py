@@ -1,0 +1,102 @@
+"""Ask again: a new run of the same question, linked to the first, and the page (and MCP
+tool) that says what changed between the two."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from research.models import Run
+from research.runs import tasks
+from research.store import readers, store_for
+from tests.research.mcp.clients import call_tool
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def started(monkeypatch) -> list[tuple[str, str]]:
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(tasks, "start", lambda run_id, stage: calls.append((run_id, stage)))
+    return calls
+
+
+def test_ask_again_starts_the_same_question_linked_to_the_first(
+    install, ada_client, started, django_capture_on_commit_callbacks
+):
+    run = install("en")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = ada_client.post(reverse("web:again", args=[run.run_id]))
+
+    again = Run.objects.exclude(pk=run.pk).get()
+    assert response["Location"] == reverse("web:run", args=[again.run_id])
+    assert (again.question, again.options, again.sources, again.limits) == (
+        run.question,
+        run.options,
+        run.sources,
+        run.limits,
+    )
+    assert [(d["name"], d["weight"]) for d in again.dimensions] == [
+        (d["name"], d["weight"]) for d in run.dimensions
+    ]
+    assert again.owner == run.owner and started == [(again.run_id, "retrieve")]
+    page = ada_client.get(response["Location"]).text
+    assert f'data-again-of="{run.run_id}"' in page
+    assert reverse("web:compare", args=[run.run_id, again.run_id]) in page
+
+
+def test_the_compare_page_says_what_changed_between_two_runs(install, ada_client):
+    before, after = install("en_budget"), install("en")
+    url = reverse("web:compare", args=[before.run_id, after.run_id])
+
+    page = ada_client.get(url).text
+
+    b, a = (readers.decision(store_for(r.run_id)) for r in (before, after))
+    for option, total in a.totals.items():
+        assert f'<tr data-option="{option}">' in page
+        assert f"{total:.1f}" in page
+    added = {s.url for s in readers.notes(store_for(after.run_id)).ok_sources()} - {
+        s.url for s in readers.notes(store_for(before.run_id)).ok_sources()
+    }
+    assert added and all(u in page for u in added)
+    assert page.count("data-added") == len(added)
+    moved = [
+        c
+        for c in a.matrix
+        if next(x for x in b.matrix if (x.option, x.dimension) == (c.option, c.dimension)).score
+        != c.score
+    ]
+    assert moved and 'data-cell="' in page
+    assert "new claim(s), from" in page
+
+
+def test_another_user_gets_a_404_on_ask_again_and_compare(install, bob_client, started):
+    before, after = install("en_budget"), install("en")
+    assert bob_client.post(reverse("web:again", args=[before.run_id])).status_code == 404
+    compare = reverse("web:compare", args=[before.run_id, after.run_id])
+    assert bob_client.get(compare).status_code == 404
+    assert Run.objects.count() == 2 and started == []
+
+
+def test_compare_runs_over_mcp(install, ada, bob):
+    before, after = install("en_budget"), install("en")
+    args = {"run_id": before.run_id, "other_run_id": after.run_id}
+
+    result = call_tool(ada, "compare_runs", args)
+
+    assert not result.is_error
+    found = result.structured_content["comparison"]
+    assert found["after"] == after.run_id and found["sources_added"]
+    assert call_tool(bob, "compare_runs", args).structured_content["status"] == "NO_HIT"
+
+
+def test_the_runs_list_groups_a_question_asked_again(install, ada_client, bob_client):
+    before, after = install("en_budget"), install("en")
+    b, a = (readers.decision(store_for(r.run_id)).recommendation.option for r in (before, after))
+
+    page = ada_client.get(reverse("web:runs")).text
+
+    assert page.count('data-asked="2"') == 2
+    assert reverse("web:compare", args=[before.run_id, after.run_id]) in page
+    assert ("data-recommendation-changed" in page) == (a != b)
+    assert "data-asked" not in bob_client.get(reverse("web:runs")).text
