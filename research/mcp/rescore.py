@@ -3,12 +3,15 @@ weights save it, and say what it came to; compare_runs: what changed between two
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from research import selectors, services
+from research.mcp.arguments import RunId
 from research.mcp.common import (
     DAMAGED,
     INVALID,
@@ -21,6 +24,15 @@ from research.mcp.common import (
 from research.names import DECISION, REPORT, saved_artifact
 from research.outcomes import Outcome
 from research.store import ArtifactDamaged, StoreError, readers, store_for
+
+Weights = Annotated[
+    dict[str, float],
+    Field(
+        description="The new weight of each dimension, by the dimension's name as the run has "
+        "it, e.g. {'licence risk': 3, 'cost': 1}; weights are relative and must be above 0. "
+        "Give one for every dimension of the run."
+    ),
+]
 
 
 class RankedTotal(BaseModel):
@@ -99,8 +111,17 @@ def register_rescore_tool(server: MCPServer, user) -> None:
             read_only_hint=False, destructive_hint=False, idempotent_hint=False
         ),
     )
-    async def rescore_run(run_id: str, weights: dict[str, float]) -> Rescored:
+    async def rescore_run(run_id: RunId, weights: Weights) -> Rescored:
         return await sync_to_async(rescore)(user, run_id, weights)
+
+
+OtherRunId = Annotated[
+    str,
+    Field(
+        description="The id of the later run to compare with run_id, e.g. one started by "
+        "asking the same question again."
+    ),
+]
 
 
 class Compared(BaseModel):
@@ -151,5 +172,5 @@ def register_compare_tool(server: MCPServer, user) -> None:
         ),
         annotations=READ_ONLY,
     )
-    async def compare_runs(run_id: str, other_run_id: str) -> Compared:
+    async def compare_runs(run_id: RunId, other_run_id: OtherRunId) -> Compared:
         return await sync_to_async(compared)(user, run_id, other_run_id)

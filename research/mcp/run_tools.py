@@ -83,8 +83,9 @@ Options = Annotated[
 Dimensions = Annotated[
     list[DimensionInput] | None,
     Field(
-        description="What to weigh the options on, each with a weight; leave out to use "
-        "`preset` (or the default preset)."
+        description="What to weigh the options on, each with a weight; leave out to read them "
+        "from the question ('weighing A, B and C', 'A matters most, then B'), or, when it "
+        "names none, to use `preset`."
     ),
 ]
 Preset = Annotated[
@@ -92,7 +93,9 @@ Preset = Annotated[
     Field(
         description="Dimensions to use when `dimensions` is left out: 'tech' (cost, learning "
         "curve, community activity, extensibility, risk) or 'procurement' (price, delivery "
-        "time, after-sales support, compliance, replaceability). Empty: the default."
+        "time, after-sales support, compliance, replaceability) or 'clinical' (efficacy, "
+        "safety, trial results, cost; also asks ClinicalTrials.gov and Europe PMC). Empty: "
+        "the default."
     ),
 ]
 SourceNames = Annotated[

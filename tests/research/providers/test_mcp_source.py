@@ -295,13 +295,15 @@ def test_a_server_whose_answer_never_ends_is_refused_at_the_cap(configure, setti
 
 
 def test_a_hanging_tool_and_a_mute_server_time_out_within_the_deadline(configure, settings):
-    settings.SEARCH_DEADLINE = 3.0
+    # Long enough for the test server to start on a busy machine, so that the hanging tool,
+    # not the start, is what runs out of time.
+    settings.SEARCH_DEADLINE = 8.0
     configure(
         stdio(mode="hang"),
         {"namespace": "mute", "command": "sleep", "args": ["60"], "allowlist": ["search"]},
     )
     for spec, expected in (
-        ("mcp:kb.search", "search did not answer within the 3 s deadline"),
+        ("mcp:kb.search", "search did not answer within the 8 s deadline"),
         ("mcp:mute.search", "connecting"),
     ):
         started = time.monotonic()
@@ -309,7 +311,7 @@ def test_a_hanging_tool_and_a_mute_server_time_out_within_the_deadline(configure
         elapsed = time.monotonic() - started
         assert result.outcome is Outcome.TIMEOUT, result.detail
         assert expected in result.detail
-        assert 2.9 <= elapsed < 3.8, elapsed
+        assert 7.9 <= elapsed < 10.0, elapsed  # the deadline, and not much past it
 
 
 def test_no_results_is_no_hit_and_a_tool_error_is_not(configure):
