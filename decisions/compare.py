@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from research.artifacts import Crosscheck, Decision, Notes
 
 MOVED = 5.0  # points a cell's score must move by to be reported
@@ -96,10 +98,10 @@ def _cells(
         if (s_a is None) == (s_b is None) and (s_a is None or abs(s_b - s_a) <= moved):  # type: ignore[operator]
             continue
         why = _why(key, before, after)
-        why += [f"contradiction now: {x}" for x in sorted(x_b - x_a) if x.startswith(f"{key[0]} ·")]
-        why += [
-            f"contradiction gone: {x}" for x in sorted(x_a - x_b) if x.startswith(f"{key[0]} ·")
-        ]
+        mine = f"{key[0]} ·"
+        now, gone = gettext("contradiction now: %(x)s"), gettext("contradiction gone: %(x)s")
+        why += [now % {"x": x} for x in sorted(x_b - x_a) if x.startswith(mine)]
+        why += [gone % {"x": x} for x in sorted(x_a - x_b) if x.startswith(mine)]
         changes.append(CellChange(key[0], key[1], s_a, s_b, why))
     return changes
 
@@ -113,11 +115,27 @@ def _why(key: tuple[str, str], before: RunView, after: RunView) -> list[str]:
     why = []
     if new:
         sites = sorted({sites_b.get(c.source_id, c.source_id) for c in new})
-        why.append(f"{len(new)} new claim(s), from {', '.join(sites)}")
+        why.append(
+            ngettext(
+                "%(count)d new claim, from %(sites)s",
+                "%(count)d new claims, from %(sites)s",
+                len(new),
+            )
+            % {"count": len(new), "sites": ", ".join(sites)}
+        )
     if lost:
         sites = sorted({sites_a.get(c.source_id, c.source_id) for c in lost})
-        why.append(f"{len(lost)} claim(s) no longer found, from {', '.join(sites)}")
-    return why or ["the same claims, scored otherwise (source standing, dates or agreement)"]
+        why.append(
+            ngettext(
+                "%(count)d claim no longer found, from %(sites)s",
+                "%(count)d claims no longer found, from %(sites)s",
+                len(lost),
+            )
+            % {"count": len(lost), "sites": ", ".join(sites)}
+        )
+    return why or [
+        gettext("the same claims, scored otherwise (source standing, dates or agreement)")
+    ]
 
 
 def _cell_claims(key: tuple[str, str], run: RunView):
