@@ -64,6 +64,8 @@ _QUOTES = "\"'“”‘’「」『』《》`()（）[]【】"
 
 _TRAILING_PUNCT = ".,;:!?。，；：！？…"
 
+_SHARE = re.compile(r"\d\s*%")
+
 
 def extract_options(question: str) -> list[str]:
     """Read the options from the question's phrasing; [] when no phrasing matches."""
@@ -110,6 +112,9 @@ def _either(question: str) -> list[str]:
 def _english_list(span: str) -> list[str]:
     items = [_clean(i) for i in _LIST_SEP.split(_cut_tail(span))]
     items = [i for i in items if i]
+    # "A vs B, cost 60%, risk 40%": items giving a share of the weight are dimensions.
+    while items and _SHARE.search(items[-1]):
+        items.pop()
     # "Which is better, A or B?": a leading item of filler words only is not an option.
     while len(items) > MIN_OPTIONS and all(w.lower() in _FILLER for w in items[0].split()):
         items.pop(0)
@@ -184,7 +189,10 @@ def _zh_or(question: str) -> list[str]:
 
 
 def _zh_compare(question: str) -> list[str]:
-    match = re.search(r"(.+?)\s*(?:对比|比较|相比|哪个|哪一个|谁更)", question)
+    # "A 和 B 选哪个": a verb of choosing before 哪个 is not part of the last option.
+    match = re.search(
+        r"(.+?)\s*(?:对比|比较|相比|(?:选择|选用|选|用|挑|买)?\s*哪一?个|谁更)", question
+    )
     return _chinese_list(_last_clause(match.group(1))) if match else []
 
 

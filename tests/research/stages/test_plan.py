@@ -73,6 +73,9 @@ def plan_for(
             ["semaglutide", "empagliflozin", "sitagliptin"],
         ),
         ("Compare Redis and Memcached for caching", ["Redis", "Memcached"]),
+        ("飞书和钉钉选哪个？", ["飞书", "钉钉"]),
+        ("青鸟、河图、星轨用哪一个", ["青鸟", "河图", "星轨"]),
+        ("Quillnote vs Inkpad, cost 60%, risk 40%", ["Quillnote", "Inkpad"]),
     ],
 )
 def test_options_are_read_from_the_phrasing_of_the_question(
