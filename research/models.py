@@ -143,3 +143,33 @@ class ApiToken(models.Model):
             .filter(digest=token_digest(secret), user__is_active=True)
             .first()
         )
+
+
+class Reask(models.Model):
+    """A finished run's question, asked again on a schedule: every `interval`, once
+    `next_due` has passed, the clock (research.schedule) asks `run` again as "Ask again"
+    does, and moves `next_due` on."""
+
+    class Interval(models.TextChoices):
+        WEEKLY = "weekly", "Weekly"
+        MONTHLY = "monthly", "Monthly"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reasks"
+    )
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="reask")
+    interval = models.CharField(max_length=8, choices=Interval.choices)
+    next_due = models.DateTimeField(db_index=True)
+    # A monthly re-ask's day of the month (31: the month's last day when it has fewer), so
+    # one asked on the 31st does not drift to the 28th after February.
+    day = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_started = models.ForeignKey(
+        Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["next_due"]
+
+    def __str__(self) -> str:
+        return f"{self.run.run_id} {self.interval}, next {self.next_due:%Y-%m-%d %H:%M}"

@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy
 from decisions.compare import Comparison, RunView, compare
 from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision, SavedDecision
-from research.models import Run, StageRun
+from research.models import Reask, Run, StageRun
 from research.names import STAGE_LABELS, stage_label
 from research.runs import redecide
 from research.runs.rows import CANCELLED
@@ -414,3 +414,8 @@ def asked_before(user, runs: list[Run]) -> dict[str, tuple[Run | None, int]]:
         earlier = [r for r in group if r.created < run.created]
         found[run.run_id] = (earlier[-1] if earlier else None, len(group))
     return found
+
+
+def reask_of(run: Run):
+    """The schedule on which `run`'s question is asked again; None when there is none."""
+    return Reask.objects.filter(run=run).first()

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import logging
 import math
+from calendar import monthrange
 from collections.abc import Mapping
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from research import diskspace
 from research.artifacts import STAGES, Correction, Question, SavedDecision
-from research.models import Run
+from research.models import Reask, Run
 from research.names import stage_label
 from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import manifest, recovery, redecide, repair, rows, tasks
@@ -326,10 +329,13 @@ def _checked_value(kind: str, value: str, plan) -> str | None:
 AGAIN_OF = "again_of"  # index.json params: the run this one asks again
 
 
-def ask_again(run: Run, *, enqueue: bool = True) -> Run:
+AGAIN_ON_SCHEDULE = "again_on_schedule"  # index.json params: "weekly"/"monthly", if so
+
+
+def ask_again(run: Run, *, enqueue: bool = True, schedule: str = "") -> Run:
     """A new run of the same question, options, dimensions, weights and sources, owned by
     the same person and linked to `run` in its manifest; queued once the transaction
-    commits."""
+    commits. `schedule` names the interval when the clock asked, not the person."""
     question = Question(
         question=run.question,
         options=run.options,
@@ -340,8 +346,81 @@ def ask_again(run: Run, *, enqueue: bool = True) -> Run:
     )
     again = create_run(question, owner=run.owner)
     store = store_for(again.run_id)
-    store.update_index(lambda index: index["params"].__setitem__(AGAIN_OF, run.run_id))
-    store.log("asked_again", of=run.run_id)
+
+    def link(index: dict) -> None:
+        index["params"][AGAIN_OF] = run.run_id
+        if schedule:
+            index["params"][AGAIN_ON_SCHEDULE] = schedule
+
+    store.update_index(link)
+    store.log("asked_again", of=run.run_id, **({"schedule": schedule} if schedule else {}))
     if enqueue:
         transaction.on_commit(partial(_enqueue, again.run_id))
     return again
+
+
+# --- asking a question again on a schedule -----------------------------------------------
+
+
+def add_interval(when, interval: str, day: int | None = None):
+    """`when` a week or a calendar month later; a month later falls on `day` (when's own
+    day unless given), or the month's last day when it has fewer."""
+    if interval == Reask.Interval.WEEKLY:
+        return when + timedelta(days=7)
+    year, month = when.year + when.month // 12, when.month % 12 + 1
+    last = monthrange(year, month)[1]
+    return when.replace(year=year, month=month, day=min(day or when.day, last))
+
+
+class ScheduleInvalid(ValueError):
+    """A schedule that cannot be set: its message says why."""
+
+
+def set_reask(run: Run, interval: str, *, now=None) -> Reask | None:
+    """Ask `run`'s question again every `interval` ("weekly" or "monthly"), the first time
+    one interval from now; an empty interval stops it. Returns the schedule, or None."""
+    if not interval:
+        Reask.objects.filter(run=run).delete()
+        return None
+    if interval not in Reask.Interval.values:
+        raise ScheduleInvalid(f"{interval!r} is not one of weekly, monthly.")
+    if run.status not in (Run.Status.DONE, Run.Status.FAILED):
+        raise ScheduleInvalid("The run is still going: schedule it once it has finished.")
+    now = now or timezone.now()
+    reask, _ = Reask.objects.update_or_create(
+        run=run,
+        defaults={
+            "owner": run.owner,
+            "interval": interval,
+            "next_due": add_interval(now, interval),
+            "day": now.day,
+        },
+    )
+    return reask
+
+
+def start_due_reasks(now) -> list[Run]:
+    """Ask again every scheduled question due by `now` whose owner may still sign in, once
+    each: its next due date moves on past `now` before the run is made, and only if no
+    other clock moved it first. Returns the runs started."""
+    started = []
+    due = Reask.objects.filter(next_due__lte=now, owner__is_active=True).select_related("run")
+    for reask in due:
+        following = reask.next_due
+        while following <= now:  # a clock that was stopped for weeks starts one run, not many
+            following = add_interval(following, reask.interval, reask.day)
+        with transaction.atomic():
+            claimed = Reask.objects.filter(pk=reask.pk, next_due=reask.next_due).update(
+                next_due=following
+            )
+            if not claimed or reask.run.owner_id != reask.owner_id:
+                continue
+            try:
+                with transaction.atomic():
+                    again = ask_again(reask.run, schedule=reask.interval)
+            except (QuestionInvalid, StoreError, OSError) as exc:
+                logger.warning("could not ask run %s again: %s", reask.run.run_id, exc)
+                continue
+            Reask.objects.filter(pk=reask.pk).update(last_started=again)
+            started.append(again)
+    return started

@@ -315,7 +315,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # What a worker loads at start: the stage tasks, and its own signals (resuming orphaned runs,
 # the recovery loop).
-CELERY_IMPORTS = ("research.runs.tasks", "research.runs.worker")
+CELERY_IMPORTS = ("research.runs.tasks", "research.runs.worker", "research.schedule")
+# Celery beat (run inside the worker by `manage.py serve`): every hour, ask again the
+# questions their owners scheduled (weekly or monthly) that are due.
+REASK_EVERY = env_int("REASK_EVERY", 3600, minimum=60)
+CELERY_BEAT_SCHEDULE = {
+    "reask-due-questions": {"task": "research.schedule.reask_due", "schedule": REASK_EVERY},
+}
 # Longer than the longest stage, so Redis does not redeliver a task that is still running.
 STAGE_TIME_LIMIT = env_int("STAGE_TIME_LIMIT", 1800, minimum=10)
 # Seconds past STAGE_TIME_LIMIT before a stage that did not stop at its soft limit is killed.

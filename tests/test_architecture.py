@@ -27,8 +27,9 @@ ABOVE_THE_GROUND = (
     "research.web",
     "research.mcp",
     "research.management",
+    "research.schedule",
 )
-SURFACES = ("research.web", "research.mcp", "research.management")
+SURFACES = ("research.web", "research.mcp", "research.management", "research.schedule")
 
 
 @cache

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
@@ -82,6 +82,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "dimensions": dimensions,
         "preset_set_aside": _preset_set_aside(run, dimensions),
         "again_of": selectors.asked_again_from(run),
+        "reask": selectors.reask_of(run),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
     }
@@ -450,6 +451,41 @@ def ask_again(request: HttpRequest, run_id: str) -> HttpResponse:
         return redirect("web:run", run_id=run.run_id)
     messages.success(request, "Asked again. When it has finished, compare the two runs.")
     return redirect("web:run", run_id=again.run_id)
+
+
+@login_required
+@require_POST
+def schedule(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Ask this run's question again weekly or monthly, or ("off") no longer."""
+    run = owned_run(request, run_id)
+    interval = request.POST.get("interval", "")
+    if run.status in LIVE:
+        messages.error(
+            request, gettext("The run is still going: schedule it once it has finished.")
+        )
+        return redirect("web:run", run_id=run.run_id)
+    try:
+        reask = services.set_reask(run, "" if interval == "off" else interval)
+    except services.ScheduleInvalid as exc:
+        messages.error(request, str(exc))
+        return redirect("web:run", run_id=run.run_id)
+    if reask is None:
+        messages.success(request, gettext("This question is no longer asked again on a schedule."))
+    else:
+        messages.success(
+            request,
+            gettext("This question will be asked again %(interval)s, next on %(date)s.")
+            % {"interval": interval_label(reask.interval), "date": _day(reask.next_due)},
+        )
+    return redirect("web:run", run_id=run.run_id)
+
+
+def interval_label(interval: str) -> str:
+    return {"weekly": gettext("every week"), "monthly": gettext("every month")}.get(interval, "")
+
+
+def _day(when) -> str:
+    return formats.date_format(timezone.localtime(when), "DATE_FORMAT")
 
 
 @login_required

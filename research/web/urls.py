@@ -19,6 +19,7 @@ urlpatterns = [
     path("runs/<str:run_id>/rerun/", run_views.rerun, name="rerun"),
     path("runs/<str:run_id>/repair/", run_views.repair, name="repair"),
     path("runs/<str:run_id>/again/", run_views.ask_again, name="again"),
+    path("runs/<str:run_id>/schedule/", run_views.schedule, name="schedule"),
     path("runs/<str:run_id>/compare/<str:other>/", run_views.compare, name="compare"),
     path("runs/<str:run_id>/report/", report_views.report, name="report"),
     path("runs/<str:run_id>/evidence/<str:source_id>/", report_views.evidence, name="evidence"),
