@@ -221,11 +221,11 @@ def test_a_child_that_fails_to_start_is_named_with_its_own_words_and_the_rest_st
 # --- starting -------------------------------------------------------------------------------
 
 
-def test_the_three_start_together_and_each_is_reported_ready_as_it_becomes_so(serve):
+def test_the_four_start_together_and_each_is_reported_ready_as_it_becomes_so(serve):
     server = serve()
     server.wait_for("Verdict is running at")
     lines = [line.strip() for line in server.out]
-    titles = ("The embedded Redis", "The Celery worker", "The web server")
+    titles = ("The embedded Redis", "The Celery worker", "Celery beat", "The web server")
     started = [lines.index(f"Starting {t[0].lower()}{t[1:]}...") for t in titles]
     ready = [
         next(i for i, line in enumerate(lines) if line.startswith(f"{t} is ready ("))
@@ -250,6 +250,7 @@ def test_killing_the_supervisor_with_sigkill_leaves_no_orphan(serve):
     children = server.descendants()
     names = " ".join(" ".join(p.cmdline()) for p in children)
     assert "redis-server" in names and "celery" in names and "uvicorn" in names
+    assert " beat " in names, "the clock that asks scheduled questions again runs too"
     os.kill(server.proc.pid, signal.SIGKILL)
     wait_gone(children, "every child of the killed supervisor to exit")
 

@@ -1,11 +1,13 @@
-"""`python manage.py serve`: Redis (embedded unless REDIS_URL is set), a Celery worker and
-the ASGI web server, started together and stopped together.
+"""`python manage.py serve`: Redis (embedded unless REDIS_URL is set), a Celery worker,
+Celery beat (the clock that asks scheduled questions again) and the ASGI web server,
+started together and stopped together.
 
 Before starting anything it checks that the ports are free and an external Redis answers.
-Then it starts all three at once and says each is ready as it shows it is (Redis answers,
-the worker says "ready.", the web server listens); one that exits or hangs stops everything
-with a message naming it and quoting its last lines. See research/supervisor.py for why no
-child outlives this command, even when it is killed with SIGKILL.
+Then it starts them all at once and says each is ready as it shows it is (Redis answers,
+the worker says "ready.", beat says it is starting, the web server listens); one that exits
+or hangs stops everything with a message naming it and quoting its last lines. See
+research/supervisor.py for why no child outlives this command, even when it is killed with
+SIGKILL.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class Stop(Exception):
 
 
 class Command(BaseCommand):
-    help = "Start Redis, a Celery worker and the web server on one machine."
+    help = "Start Redis, a Celery worker, Celery beat and the web server on one machine."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -141,6 +143,23 @@ class Command(BaseCommand):
                 death_signal=signal.SIGKILL,
             )
         )
+        # The clock: every REASK_EVERY seconds it sends the task that asks scheduled
+        # questions again (CELERY_BEAT_SCHEDULE). One process, no pool; killed like the worker.
+        schedule_file = settings.VAR_DIR / "celerybeat-schedule"
+        schedule_file.parent.mkdir(parents=True, exist_ok=True)
+        beat = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "research",
+            "beat",
+            "--loglevel=INFO",
+            f"--schedule={schedule_file}",
+        ]
+        children.append(
+            Child("beat", "Celery beat", beat, env=env, out=out, death_signal=signal.SIGKILL)
+        )
         web = [
             sys.executable,
             "-m",
@@ -169,6 +188,7 @@ class Command(BaseCommand):
         checks = {
             "redis": lambda: _answers(redis_url),
             "worker": lambda: by_name["worker"].said(" ready."),
+            "beat": lambda: by_name["beat"].said("beat: Starting"),
             "web": lambda: listens(by_name["web"].pid, opts["host"], opts["port"]),
         }
         by_name = {child.name: child for child in children}
