@@ -416,6 +416,14 @@ def asked_before(user, runs: list[Run]) -> dict[str, tuple[Run | None, int]]:
     return found
 
 
+def asked_on_schedule(run: Run) -> str:
+    """ "weekly" or "monthly" when the clock asked this run again, not its owner; else ""."""
+    try:
+        return store_for(run.run_id).index()["params"].get("again_on_schedule") or ""
+    except (OSError, StoreError, KeyError):
+        return ""
+
+
 def reask_of(run: Run):
     """The schedule on which `run`'s question is asked again; None when there is none."""
     return Reask.objects.filter(run=run).first()

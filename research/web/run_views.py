@@ -83,6 +83,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "preset_set_aside": _preset_set_aside(run, dimensions),
         "again_of": selectors.asked_again_from(run),
         "reask": selectors.reask_of(run),
+        "again_on_schedule": interval_label(selectors.asked_on_schedule(run)),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
     }

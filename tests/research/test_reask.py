@@ -172,3 +172,17 @@ def test_someone_elses_run_cannot_be_scheduled(finished, bob_client):
     response = bob_client.post(reverse("web:schedule", args=[run.run_id]), {"interval": "weekly"})
     assert response.status_code == 404
     assert not Reask.objects.exists()
+
+
+def test_a_run_asked_on_a_schedule_says_so_and_links_to_the_first(finished, started, ada_client):
+    run = finished()
+    _scheduled(run, "weekly", MONDAY)
+    [again] = services.start_due_reasks(MONDAY)
+
+    page = ada_client.get(reverse("web:run", args=[again.run_id])).text
+
+    assert f'data-again-of="{run.run_id}"' in page
+    assert reverse("web:compare", args=[run.run_id, again.run_id]) in page
+    assert "on a schedule, every week" in page
+    first = ada_client.get(reverse("web:run", args=[run.run_id])).text
+    assert "data-on-schedule" not in first and 'data-reask="weekly"' in first
