@@ -151,3 +151,82 @@ def _outcome(pages: list[PageStep], given: Counter[str], hits: int) -> str:
     if any(p.read == "failed" for p in kept):
         return UNREADABLE
     return NOT_READ
+
+
+# --- drawing: one row per cell, its trail left to right --------------------------------------
+
+STEPS = ("queries", "pages", "kept", "read", "claims")
+# The step where each dead end stopped the trail.
+ENDS_AT = {
+    NO_HIT: "queries",
+    NO_NEW_PAGE: "pages",
+    ALL_DROPPED: "kept",
+    UNREADABLE: "read",
+    NOT_READ: "read",
+    NOTHING_FOUND: "claims",
+}
+LABEL_WIDTH = 210
+STEP_WIDTH = 84
+STEP_GAP = 14
+ROW_HEIGHT = 40
+HEAD = 30
+END_WIDTH = 190
+WIDTH = LABEL_WIDTH + len(STEPS) * (STEP_WIDTH + STEP_GAP) + END_WIDTH
+
+
+@dataclass(frozen=True)
+class Node:
+    step: str
+    count: int
+    state: str  # "passed", "end" (where the trail stopped) or "beyond" (never reached)
+    x: int
+    text_x: int
+
+
+@dataclass(frozen=True)
+class Row:
+    cell: Cell
+    label: str  # "option · dimension", shortened to fit
+    y: int
+    mid: int
+    nodes: list[Node]
+    end_x: int
+    line_end: int  # where the trail's line stops: the right edge of its last reached step
+    page_claims: list[tuple[str, int]]  # (page title, claims it gave the cell)
+
+
+def rows(graph: Graph) -> list[Row]:
+    """Where each cell's row and its five steps stand in the drawing."""
+    drawn = []
+    for i, cell in enumerate(graph.cells):
+        y = HEAD + i * ROW_HEIGHT
+        stop = STEPS.index(ENDS_AT[cell.outcome]) if cell.outcome in ENDS_AT else len(STEPS)
+        counts = (cell.hits, len(cell.pages), cell.kept, cell.read, cell.claims)
+        nodes = []
+        for k, (step, count) in enumerate(zip(STEPS, counts, strict=True)):
+            x = LABEL_WIDTH + k * (STEP_WIDTH + STEP_GAP)
+            state = "passed" if k < stop else ("end" if k == stop else "beyond")
+            nodes.append(Node(step, count, state, x, x + STEP_WIDTH // 2))
+        label = f"{cell.option} · {cell.dimension}"
+        if len(label) > 28:
+            label = label[:27] + "…"
+        page_claims = [
+            (graph.titles.get(source, source), n) for source, n in cell.claims_by_page.items()
+        ]
+        drawn.append(
+            Row(
+                cell,
+                label,
+                y,
+                y + 14,
+                nodes,
+                WIDTH - END_WIDTH + 6,
+                nodes[min(stop, len(STEPS) - 1)].x + STEP_WIDTH,
+                page_claims,
+            )
+        )
+    return drawn
+
+
+def height(graph: Graph) -> int:
+    return HEAD + len(graph.cells) * ROW_HEIGHT

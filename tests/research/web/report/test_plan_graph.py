@@ -120,3 +120,45 @@ def test_a_cell_whose_kept_pages_could_not_be_read_ends_at_unreadable(notes_corp
     cell = graph.cell("Quillsync", "licence risk")
     assert cell.outcome == plan_graph.UNREADABLE
     assert cell.pages and all(p.read == "failed" for p in cell.pages if p.kept)
+
+
+def test_the_run_page_draws_the_graph_with_a_table_of_the_same_trails(install, ada_client):
+    run = install("en_budget")
+    page = ada_client.get(f"/runs/{run.run_id}/").text
+    svg = page.split('<svg class="trail-graph"', 1)[1].split("</svg>", 1)[0]
+    assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
+    assert svg.count('<g class="trail ') == 9
+    assert 'data-cell="Quillsync · maintenance activity" data-outcome="nothing_found"' in svg
+    assert 'data-cell="Quillsync · customisation cost" data-outcome="not_read"' in svg
+    assert "read, nothing found" in svg
+    table = page.split('<details class="graph-table">', 1)[1].split("</details>", 1)[0]
+    assert table.count("<tr data-outcome=") == 9
+    assert "Quillsync maintenance activity (8)" in table
+    assert "kept pages not read (budget)" in table
+    assert ' style="' not in page.split("data-plan-graph", 1)[1].split("</section>", 1)[0]
+
+
+def test_the_graph_of_a_chinese_question_speaks_chinese(install, ada_client):
+    run = install("zh")
+    page = ada_client.get(f"/runs/{run.run_id}/").text
+    assert "运行图" in page
+    assert 'data-cell="星轨调度 · 学习曲线" data-outcome="nothing_found"' in page
+    assert "读过，但没有找到" in page
+
+
+def test_a_run_still_before_its_crosscheck_draws_no_graph(ada, ada_client, notes_corpus):
+    run = new_run(
+        "For our notes app, choose between Quillsync and Loamdb",
+        owner=ada,
+        sources=[f"local:{notes_corpus}"],
+    )
+    page = ada_client.get(f"/runs/{run.run_id}/")
+    assert page.status_code == 200
+    assert "data-plan-graph" not in page.text
+
+
+def test_another_user_cannot_see_the_graph(install, bob_client):
+    run = install("en")
+    response = bob_client.get(f"/runs/{run.run_id}/")
+    assert response.status_code == 404
+    assert "data-plan-graph" not in response.text
