@@ -208,8 +208,8 @@ def rows(graph: Graph) -> list[Row]:
             state = "passed" if k < stop else ("end" if k == stop else "beyond")
             nodes.append(Node(step, count, state, x, x + STEP_WIDTH // 2))
         label = f"{cell.option} · {cell.dimension}"
-        if len(label) > 28:
-            label = label[:27] + "…"
+        if len(label) > 25:  # the full name is in the row's <title> and the table
+            label = label[:24] + "…"
         page_claims = [
             (graph.titles.get(source, source), n) for source, n in cell.claims_by_page.items()
         ]
