@@ -131,6 +131,9 @@ def test_the_run_page_draws_the_graph_with_a_table_of_the_same_trails(install, a
     assert 'data-cell="Quillsync · maintenance activity" data-outcome="nothing_found"' in svg
     assert 'data-cell="Quillsync · customisation cost" data-outcome="not_read"' in svg
     assert "read, nothing found" in svg
+    # Hovering a cell's claims names the pages that gave them.
+    licence = svg.split('data-cell="Loamdb · licence risk"', 1)[1].split("</g>", 1)[0]
+    assert '<g class="claims-from"><title>' in licence and ": 3</title>" in licence
     table = page.split('<details class="graph-table">', 1)[1].split("</details>", 1)[0]
     assert table.count("<tr data-outcome=") == 9
     assert "Quillsync maintenance activity (8)" in table
