@@ -23,7 +23,7 @@ from research.providers.primary import LABELS as PRIMARY_LABELS
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
-from research.web import present
+from research.web import plan_graph, present
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = gettext_lazy(
@@ -86,8 +86,24 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "again_on_schedule": interval_label(selectors.asked_on_schedule(run)),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
+        **_graph(run),
     }
     return render(request, "web/run.html", context)
+
+
+def _graph(run: Run) -> dict[str, Any]:
+    """The run drawn as a graph, once its crosscheck is written; nothing before that."""
+    try:
+        graph = plan_graph.build(store_for(run.run_id))
+    except (OSError, StoreError):
+        graph = None
+    if graph is None or not graph.cells:
+        return {}
+    return {
+        "graph_rows": plan_graph.rows(graph),
+        "graph_width": plan_graph.WIDTH,
+        "graph_height": plan_graph.height(graph),
+    }
 
 
 def primary_rows(plan: Plan | None) -> list[dict[str, Any]]:
