@@ -117,7 +117,7 @@ def _submission(question, options, dimensions, preset, sources) -> services.Subm
 async def start_run(user, form: services.Submission) -> StartedRun | CallToolResult:
     """Check the question, check that a worker will run it, then create and queue it. The
     ping waits in a thread of its own, not in the one the database calls share."""
-    question = await sync_to_async(checked)(form)
+    question = await sync_to_async(checked)(form, user)
     if not isinstance(question, Question):
         return question
     problem = await anyio.to_thread.run_sync(workers.worker_problem)
@@ -127,9 +127,9 @@ async def start_run(user, form: services.Submission) -> StartedRun | CallToolRes
     return await sync_to_async(submit)(user, form, question)
 
 
-def checked(form: services.Submission) -> Question | CallToolResult:
+def checked(form: services.Submission, user=None) -> Question | CallToolResult:
     try:
-        return clean_question(form)
+        return clean_question(form, owner=user)
     except services.QuestionInvalid as exc:
         errors = {k: [str(m) for m in as_list(v)] for k, v in exc.errors.items()}
         lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]
