@@ -198,3 +198,11 @@ def test_a_url_on_a_private_network_is_refused_by_the_guarded_fetcher(ada, ada_c
     assert response.status_code == 400
     assert "could not be fetched" in errors_of(response)
     assert uploads.documents(ada) == []
+
+
+def test_the_page_and_its_refusals_speak_chinese_to_a_chinese_browser(ada, ada_client):
+    chinese = {"HTTP_ACCEPT_LANGUAGE": "zh-Hans,zh;q=0.9"}
+    page = ada_client.get(MINE, **chinese).content.decode()
+    assert "我的文档" in page and "上传文件" in page
+    response = ada_client.post(MINE, {"documents": SimpleUploadedFile("empty.md", b"")}, **chinese)
+    assert "empty.md 是空文件。" in errors_of(response)
