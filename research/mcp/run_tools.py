@@ -139,7 +139,7 @@ def checked(form: services.Submission, user=None) -> Question | CallToolResult:
 
 def submit(user, form: services.Submission, question: Question) -> StartedRun:
     run = services.submit_question(user, form)
-    used = used_by(question)
+    used = used_by(question, user)
     return StartedRun(
         status=Outcome.OK,
         run_id=run.run_id,
@@ -149,12 +149,12 @@ def submit(user, form: services.Submission, question: Question) -> StartedRun:
     )
 
 
-def used_by(question: Question) -> Used:
+def used_by(question: Question, user=None) -> Used:
     """What the pipeline will use for a checked question, sources by their configured names
     (never a server path)."""
     plan = plan_of(question)
     specs = plan.sources or configured.default_specs()
-    names = {choice.spec: choice.name for choice in configured.configured_sources()}
+    names = {choice.spec: choice.name for choice in configured.available_sources(user)}
     return Used(
         options=plan.options,
         options_from=plan.options_source,
