@@ -182,8 +182,9 @@ _NOT_USABLE = {
 }
 
 
-def list_sources() -> Sources:
-    choices = configured.configured_sources()
+def list_sources(user=None) -> Sources:
+    """The operator's sources, and the caller's own documents (`mine`) when they have any."""
+    choices = configured.available_sources(user)
     infos = []
     for choice in choices:
         kind = configured.kind_of(choice.spec)
@@ -419,13 +420,14 @@ def register_run_tools(server: MCPServer, user, reporter: Callable[[Context], Re
         title="The sources to search",
         description=(
             "Call this before start_research or research when you want to choose where to "
-            "search: the sources the operator configured, by name, with their kind, whether "
+            "search: the sources the operator configured, by name (and `mine`, the user's "
+            "own documents, when they have added any), with their kind, whether "
             "each is used by default and whether it can be used now."
         ),
         annotations=READ_ONLY,
     )
     async def list_sources_tool() -> Sources:
-        return await anyio.to_thread.run_sync(list_sources)
+        return await anyio.to_thread.run_sync(list_sources, user)
 
     @server.tool(
         name="start_research",

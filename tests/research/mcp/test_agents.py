@@ -319,6 +319,11 @@ def test_start_research_searches_the_users_own_documents_and_no_one_elses(
 
     settings.VAR_DIR = tmp_path / "var"
     uploads.save(ada, "plan.md", b"# Plan\n\nQuillsync syncs offline.\n")
+    listed = call_tool(ada, "list_sources", {}).structured_content["sources"]
+    assert [s["name"] for s in listed] == ["notes", "gone", "mine"]
+    assert str(tmp_path) not in json.dumps(listed)
+    others = call_tool(bob, "list_sources", {}).structured_content["sources"]
+    assert [s["name"] for s in others] == ["notes", "gone"]
     mine = {"question": QUESTION, "sources": ["mine"]}
     result = call_tool(ada, "start_research", mine)
     assert not result.is_error, result.content[0].text
