@@ -84,11 +84,12 @@ class _Errors:
         self.by_field.setdefault(name, []).append(message)
 
 
-def clean_question(form: Submission, trusted_sources: bool = False) -> Question:
+def clean_question(form: Submission, trusted_sources: bool = False, owner=None) -> Question:
     """The question a run takes. `sources` are names of configured sources
     (research.sources); only the operator's CLI passes `trusted_sources=True` to allow raw
     specs such as `local:DIR`. A bad preset is reported under "dimensions"; blank dimension
-    weights count as 1, and blank limits take the defaults."""
+    weights count as 1, and blank limits take the defaults. `owner` may also name their own
+    documents (research.uploads)."""
     errors = _Errors()
     text = _question(form.question or "", errors)
     given = _options(list(form.options), text, errors)
@@ -100,7 +101,7 @@ def clean_question(form: Submission, trusted_sources: bool = False) -> Question:
         # aside, never the default.
         preset_name = preset_name if (form.preset or "").strip() else ""
     dims = read
-    specs = _sources(list(form.sources), trusted_sources, errors)
+    specs = _sources(list(form.sources), trusted_sources, errors, owner)
     cleaned_limits = _limits(dict(form.limits or {}), errors)
     if errors.by_field:
         raise QuestionInvalid(errors.by_field)
@@ -277,12 +278,12 @@ def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
 # --- sources --------------------------------------------------------------------------------
 
 
-def _sources(chosen: list[str], trusted: bool, errors: _Errors) -> list[str]:
+def _sources(chosen: list[str], trusted: bool, errors: _Errors, owner=None) -> list[str]:
     names = [s.strip() for s in chosen if s and s.strip()]
     if trusted:
-        specs = [_named_or_raw(n) for n in names] or configured.default_specs()
+        specs = [_named_or_raw(n, owner) for n in names] or configured.default_specs()
     else:
-        specs = _allowed(names, errors)
+        specs = _allowed(names, errors, owner)
         if specs is None:
             return []
     if not specs:
@@ -299,13 +300,13 @@ def _sources(chosen: list[str], trusted: bool, errors: _Errors) -> list[str]:
     return checked
 
 
-def _allowed(names: list[str], errors: _Errors) -> list[str] | None:
+def _allowed(names: list[str], errors: _Errors, owner=None) -> list[str] | None:
     if not names:
         return configured.default_specs()
     try:
-        return configured.resolve(names)
+        return configured.resolve(names, owner)
     except configured.UnknownSource as exc:
-        available = [c.name for c in configured.configured_sources()]
+        available = [c.name for c in configured.available_sources(owner)]
         choose = (
             gettext("choose from %s") % ", ".join(available)
             if available
@@ -321,10 +322,11 @@ def _allowed(names: list[str], errors: _Errors) -> list[str] | None:
         return None
 
 
-def _named_or_raw(name: str) -> str:
-    """On the operator's CLI a configured name works too; anything else is a raw spec."""
+def _named_or_raw(name: str, owner=None) -> str:
+    """On the operator's CLI a configured name works too (and the --user's own documents);
+    anything else is a raw spec."""
     try:
-        return configured.resolve([name])[0]
+        return configured.resolve([name], owner)[0]
     except configured.UnknownSource:
         return name
 

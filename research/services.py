@@ -61,7 +61,9 @@ def submit_question(
     Raises QuestionInvalid, whose `errors` map form fields to messages
     (research.questions.clean_question, which says what `trusted_sources` allows).
     """
-    run = create_run(clean_question(form, trusted_sources=trusted_sources), owner=owner)
+    run = create_run(
+        clean_question(form, trusted_sources=trusted_sources, owner=owner), owner=owner
+    )
     if enqueue:
         transaction.on_commit(partial(_enqueue, run.run_id))
     return run

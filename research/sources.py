@@ -82,9 +82,22 @@ def _check_remote_tool(name: str, spec: str) -> None:
         raise ImproperlyConfigured(f"SOURCES: {name}={spec}: {exc}") from None
 
 
-def resolve(names: list[str]) -> list[str]:
-    """The specs of configured sources named `names`; UnknownSource lists any others."""
-    by_name = {c.name: c.spec for c in configured_sources()}
+def available_sources(owner=None) -> list[SourceChoice]:
+    """The operator's sources, then the owner's own documents (research.uploads) when they
+    have any: nobody else sees, or can name, that last one."""
+    from research import uploads
+
+    choices = configured_sources()
+    own = uploads.spec_for(owner)
+    if own is not None and all(c.name != uploads.SOURCE_NAME for c in choices):
+        label = f"{uploads.SOURCE_NAME} · {gettext('my documents')}"
+        choices.append(SourceChoice(uploads.SOURCE_NAME, own, label))
+    return choices
+
+
+def resolve(names: list[str], owner=None) -> list[str]:
+    """The specs of sources `owner` may name `names`; UnknownSource lists any others."""
+    by_name = {c.name: c.spec for c in available_sources(owner)}
     wanted = list(dict.fromkeys(n.strip().lower() for n in names if n and n.strip()))
     unknown = [n for n in wanted if n not in by_name]
     if unknown:
@@ -103,6 +116,8 @@ def label_for(spec: str) -> str:
     for choice in configured_sources():
         if choice.spec == spec:
             return choice.label
+    if _is_uploads(spec):
+        return gettext("my documents")
     if kind_of(spec) == "primary":
         return LABELS.get(spec.partition(":")[2].strip().lower(), str(KIND_LABELS["primary"]))
     return str(KIND_LABELS.get(kind_of(spec), gettext("source")))
@@ -118,3 +133,12 @@ def _named_by_kind(specs: list[str]) -> dict[str, str]:
             number += 1
         named[name] = spec
     return named
+
+
+def _is_uploads(spec: str) -> bool:
+    from pathlib import Path
+
+    if kind_of(spec) != "local":
+        return False
+    folder = Path(spec.partition(":")[2].strip())
+    return folder.parent == Path(settings.VAR_DIR) / "uploads"

@@ -117,7 +117,7 @@ def _submission(question, options, dimensions, preset, sources) -> services.Subm
 async def start_run(user, form: services.Submission) -> StartedRun | CallToolResult:
     """Check the question, check that a worker will run it, then create and queue it. The
     ping waits in a thread of its own, not in the one the database calls share."""
-    question = await sync_to_async(checked)(form)
+    question = await sync_to_async(checked)(form, user)
     if not isinstance(question, Question):
         return question
     problem = await anyio.to_thread.run_sync(workers.worker_problem)
@@ -127,9 +127,9 @@ async def start_run(user, form: services.Submission) -> StartedRun | CallToolRes
     return await sync_to_async(submit)(user, form, question)
 
 
-def checked(form: services.Submission) -> Question | CallToolResult:
+def checked(form: services.Submission, user=None) -> Question | CallToolResult:
     try:
-        return clean_question(form)
+        return clean_question(form, owner=user)
     except services.QuestionInvalid as exc:
         errors = {k: [str(m) for m in as_list(v)] for k, v in exc.errors.items()}
         lines = [f"{field}: {m}" for field, msgs in errors.items() for m in msgs]
@@ -139,7 +139,7 @@ def checked(form: services.Submission) -> Question | CallToolResult:
 
 def submit(user, form: services.Submission, question: Question) -> StartedRun:
     run = services.submit_question(user, form)
-    used = used_by(question)
+    used = used_by(question, user)
     return StartedRun(
         status=Outcome.OK,
         run_id=run.run_id,
@@ -149,12 +149,12 @@ def submit(user, form: services.Submission, question: Question) -> StartedRun:
     )
 
 
-def used_by(question: Question) -> Used:
+def used_by(question: Question, user=None) -> Used:
     """What the pipeline will use for a checked question, sources by their configured names
     (never a server path)."""
     plan = plan_of(question)
     specs = plan.sources or configured.default_specs()
-    names = {choice.spec: choice.name for choice in configured.configured_sources()}
+    names = {choice.spec: choice.name for choice in configured.available_sources(user)}
     return Used(
         options=plan.options,
         options_from=plan.options_source,
@@ -182,8 +182,9 @@ _NOT_USABLE = {
 }
 
 
-def list_sources() -> Sources:
-    choices = configured.configured_sources()
+def list_sources(user=None) -> Sources:
+    """The operator's sources, and the caller's own documents (`mine`) when they have any."""
+    choices = configured.available_sources(user)
     infos = []
     for choice in choices:
         kind = configured.kind_of(choice.spec)
@@ -419,13 +420,14 @@ def register_run_tools(server: MCPServer, user, reporter: Callable[[Context], Re
         title="The sources to search",
         description=(
             "Call this before start_research or research when you want to choose where to "
-            "search: the sources the operator configured, by name, with their kind, whether "
+            "search: the sources the operator configured, by name (and `mine`, the user's "
+            "own documents, when they have added any), with their kind, whether "
             "each is used by default and whether it can be used now."
         ),
         annotations=READ_ONLY,
     )
     async def list_sources_tool() -> Sources:
-        return await anyio.to_thread.run_sync(list_sources)
+        return await anyio.to_thread.run_sync(list_sources, user)
 
     @server.tool(
         name="start_research",

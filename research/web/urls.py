@@ -3,7 +3,7 @@ its files, its report, the evidence behind it and the Markdown export)."""
 
 from django.urls import path
 
-from research.web import artifact_views, run_views, views
+from research.web import artifact_views, run_views, upload_views, views
 from research.web.report import views as report_views
 
 app_name = "web"
@@ -13,6 +13,8 @@ urlpatterns = [
     path("new/", views.new_question, name="new"),
     path("new/reading/", views.question_reading, name="question-reading"),
     path("runs/", views.runs, name="runs"),
+    path("sources/mine/", upload_views.mine, name="my-sources"),
+    path("sources/mine/<str:name>/delete/", upload_views.delete, name="my-source-delete"),
     path("runs/<str:run_id>/", run_views.run_page, name="run"),
     path("runs/<str:run_id>/progress/", run_views.progress, name="progress"),
     path("runs/<str:run_id>/cancel/", run_views.cancel, name="cancel"),

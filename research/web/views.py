@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from research import selectors, services
 from research.models import Run
 from research.questions import read_question
-from research.sources import configured_sources
+from research.sources import available_sources
 from research.stages.plan import MAX_QUESTION_CHARS
 from research.web import present
 from research.web.forms import QuestionForm
@@ -27,7 +27,7 @@ RUNS_PER_PAGE = 20
 @require_http_methods(["GET", "POST"])
 def new_question(request: HttpRequest) -> HttpResponse:
     posted = request.method == "POST"
-    form = QuestionForm(request.POST if posted else None, sources=configured_sources())
+    form = QuestionForm(request.POST if posted else None, sources=available_sources(request.user))
     if posted and form.check():
         try:
             run = services.submit_question(request.user, form.submission())

@@ -309,3 +309,30 @@ def test_a_running_worker_answers_the_check(workers, real_worker_check):
     worker = workers.start()
     workers.wait_ready(worker)
     assert worker_check.worker_problem() is None
+
+
+@pytest.mark.django_db
+def test_start_research_searches_the_users_own_documents_and_no_one_elses(
+    ada, bob, settings, tmp_path
+):
+    from research import uploads
+
+    settings.VAR_DIR = tmp_path / "var"
+    uploads.save(ada, "plan.md", b"# Plan\n\nQuillsync syncs offline.\n")
+    listed = call_tool(ada, "list_sources", {}).structured_content["sources"]
+    assert [s["name"] for s in listed] == ["notes", "gone", "mine"]
+    assert str(tmp_path) not in json.dumps(listed)
+    others = call_tool(bob, "list_sources", {}).structured_content["sources"]
+    assert [s["name"] for s in others] == ["notes", "gone"]
+    mine = {"question": QUESTION, "sources": ["mine"]}
+    result = call_tool(ada, "start_research", mine)
+    assert not result.is_error, result.content[0].text
+    assert result.structured_content["used"]["sources"] == [{"name": "mine", "kind": "local"}]
+    assert str(tmp_path) not in result.content[0].text
+    refused = call_tool(bob, "start_research", mine)
+    assert refused.is_error
+    assert "Unknown source 'mine'" in refused.content[0].text
+    raw = call_tool(
+        bob, "start_research", {**mine, "sources": [f"local:{uploads.folder_for(ada)}"]}
+    )
+    assert raw.is_error

@@ -1,0 +1,45 @@
+"""A person adds their own document in the browser and finds it on the question form."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery"
+
+
+def test_a_person_uploads_a_document_sees_it_offered_and_deletes_it(
+    page, live_server, django_user_model, settings, tmp_path
+):
+    settings.SOURCES = [("notes", f"local:{tmp_path}")]
+    settings.VAR_DIR = tmp_path / "var"
+    settings.VAR_DIR.mkdir()
+    django_user_model.objects.create_user("ada", password=PASSWORD)
+    sign_in(page, live_server.url, "ada", PASSWORD)
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+    page.get_by_role("link", name="My documents").click()
+    expect(page.get_by_role("heading", name="My documents", exact=True)).to_be_visible()
+    page.get_by_label("Upload files").set_input_files(
+        [{"name": "tool.exe", "mimeType": "application/octet-stream", "buffer": b"MZ\x90\x00"}]
+    )
+    page.get_by_role("button", name="Add").click()
+    expect(page.locator("#upload-errors")).to_contain_text("tool.exe is not a document")
+
+    page.get_by_label("Upload files").set_input_files(
+        [{"name": "plan.md", "mimeType": "text/markdown", "buffer": b"# Plan\n\nQuillsync.\n"}]
+    )
+    page.get_by_role("button", name="Add").click()
+    expect(page.get_by_role("cell", name="plan.md")).to_be_visible()
+    shot(page, "my-documents")
+
+    page.get_by_role("link", name="New question", exact=True).click()
+    expect(page.locator("input[name=sources][value=mine]")).to_be_attached()
+
+    page.get_by_role("link", name="My documents").click()
+    page.get_by_role("button", name="Delete").click()
+    expect(page.get_by_text("You have not added any documents yet.")).to_be_visible()
