@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 
 pytest_plugins = ["tests.testweb", "tests.processes"]
 
@@ -28,6 +29,14 @@ def runs_dir(tmp_path: Path, settings) -> Path:
     settings.RETRY_BASE_DELAY = 0.0
     settings.LOCAL_INDEX_DIR = tmp_path / "index"  # corpora's search indexes, never ./var
     return path
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in Chinese leaves its language active in the thread (LocaleMiddleware
+    activates, nothing deactivates between tests): each test starts in the default."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
