@@ -12,7 +12,7 @@ from research import services
 from research.artifacts import STAGES, Question
 from research.models import Run
 from research.runs import execute, flow, manifest
-from research.store import RunStore, store_for
+from research.store import RunStore, readers, store_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS_EN = FIXTURES / "corpus" / "notes_en"
@@ -111,3 +111,21 @@ def assert_artifacts_intact(store: RunStore) -> None:
         assert len(data) == entry["bytes"]
     leftovers = [p for p in store.path.rglob("*.tmp")]
     assert not leftovers, f"temporary files left behind: {leftovers}"
+
+
+def a_claim_that_moves_its_cell(store: RunStore):
+    """A claim of a scored cell backed by more than one claim, and that cell: where a cell's
+    claims disagree, one on the less common side, so that taking it out moves the score."""
+    decision = readers.decision(store)
+    polarity = {c.id: c.polarity for c in readers.crosscheck(store).claims}
+    cells = [c for c in decision.matrix if not c.missing and len(c.claim_ids) >= 2]
+
+    def sides(cell) -> list[str | None]:
+        return [polarity.get(i) for i in cell.claim_ids]
+
+    mixed = [c for c in cells if len(set(sides(c))) > 1]
+    if not mixed:
+        return cells[0].claim_ids[0], cells[0]
+    cell = mixed[0]
+    rarest = min(set(sides(cell)), key=sides(cell).count)
+    return next(i for i in cell.claim_ids if polarity.get(i) == rarest), cell

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from research.store import readers, store_for
+from research.store import store_for
 from tests.browser.conftest import shot, sign_in
 from tests.browser.sample_runs import finished_wide_run
+from tests.runs import a_claim_that_moves_its_cell
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,9 +32,7 @@ def test_a_correction_changes_a_cells_score_and_undo_brings_it_back(
 ):
     ada = django_user_model.objects.create_user("ada", password=PASSWORD)
     run = finished_wide_run(ada, tmp_path)
-    decision = readers.decision(store_for(run.run_id))
-    target = next(c for c in decision.matrix if not c.missing and len(c.claim_ids) >= 2)
-    claim_id = target.claim_ids[0]
+    claim_id, target = a_claim_that_moves_its_cell(store_for(run.run_id))
     sign_in(page, live_server.url, "ada", PASSWORD)
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(f"{live_server.url}/runs/{run.run_id}/report/")

@@ -14,27 +14,13 @@ from django.urls import reverse
 from research.artifacts import Corrections
 from research.store import readers, store_for
 from tests.research.mcp.clients import call_tool
+from tests.runs import a_claim_that_moves_its_cell
 
 pytestmark = pytest.mark.django_db
 
 
 def a_scored_claim(run_id: str):
-    """A claim of a scored cell backed by more than one claim, and that cell: where a cell's
-    claims disagree, one on the less common side, so that taking it out moves the score."""
-    store = store_for(run_id)
-    decision = readers.decision(store)
-    polarity = {c.id: c.polarity for c in readers.crosscheck(store).claims}
-    cells = [c for c in decision.matrix if not c.missing and len(c.claim_ids) >= 2]
-
-    def sides(cell) -> list[str]:
-        return [polarity.get(i) for i in cell.claim_ids]
-
-    mixed = [c for c in cells if len(set(sides(c))) > 1]
-    if not mixed:
-        return cells[0].claim_ids[0], cells[0]
-    cell = mixed[0]
-    rarest = min(set(sides(cell)), key=sides(cell).count)
-    return next(i for i in cell.claim_ids if polarity.get(i) == rarest), cell
+    return a_claim_that_moves_its_cell(store_for(run_id))
 
 
 def cell_of(run_id: str, option: str, dimension: str):
