@@ -10,7 +10,7 @@ is asking: both are kept (see the registry).
 from __future__ import annotations
 
 import datetime as dt
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from research.outcomes import Outcome
 from research.providers.http import Call
@@ -27,7 +27,8 @@ from research.providers.primary.client import ApiAnswer
 from research.providers.primary.dates import iso_day, to_date
 from research.providers.primary.records import Gap, PrimaryResult, Subject
 from research.providers.primary.releases import (
-    name_candidates,
+    first_answer,
+    name_in_url,
     write_cadence,
     write_latest,
     write_licence,
@@ -38,11 +39,7 @@ VERSIONS_PER_PAGE = 100
 
 def name_from_url(url: str) -> str:
     """'https://crates.io/crates/serde_json' -> 'serde_json'."""
-    parts = urlsplit(url.strip())
-    segments = [segment for segment in parts.path.split("/") if segment]
-    if (parts.hostname or "").endswith("crates.io") and segments[:1] == ["crates"]:
-        return segments[1] if len(segments) > 1 else ""
-    return ""
+    return name_in_url(url, "crates.io", "crates")
 
 
 class CratesProvider(ApiProvider):
@@ -52,13 +49,10 @@ class CratesProvider(ApiProvider):
     source_kind = "registry"
 
     def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
-        identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
         # Crate names are ASCII words joined by - or _, which crates.io treats as one.
-        answer: ApiAnswer | None = None
-        for name in name_candidates(subject.option, identifier):
-            answer = self.client.get(f"crates/{quote(name, safe='')}", call=call)
-            if answer.outcome is not Outcome.NO_HIT:
-                break
+        _, answer = first_answer(
+            self.client, call, subject, name_from_url, lambda n: f"crates/{quote(n, safe='')}"
+        )
         if answer is None:
             return self.result(subject, Outcome.NO_HIT, detail="no crate name to look for")
         if not answer.ok:

@@ -29,7 +29,7 @@ from research.providers.primary.records import (
     Subject,
 )
 from research.providers.primary.releases import (
-    name_candidates,
+    first_answer,
     write_cadence,
     write_latest,
     write_licence,
@@ -60,13 +60,7 @@ class NpmProvider(ApiProvider):
     source_kind = "registry"
 
     def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
-        identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
-        answer: ApiAnswer | None = None
-        name = ""
-        for name in name_candidates(subject.option, identifier):
-            answer = self.client.get(_path(name), call=call)
-            if answer.outcome is not Outcome.NO_HIT:
-                break
+        name, answer = first_answer(self.client, call, subject, name_from_url, _path)
         if answer is None:
             return self.result(subject, Outcome.NO_HIT, detail="no package name to look for")
         if answer.outcome is Outcome.BLOCKED and "more than" in answer.detail:

@@ -25,7 +25,8 @@ from research.providers.primary.client import ApiAnswer
 from research.providers.primary.dates import iso_day, to_date
 from research.providers.primary.records import Gap, PrimaryResult, Subject
 from research.providers.primary.releases import (
-    name_candidates,
+    first_answer,
+    name_in_url,
     write_cadence,
     write_latest,
     write_licence,
@@ -37,11 +38,7 @@ _CODE_HOSTS = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
 
 def name_from_url(url: str) -> str:
     """'https://pypi.org/project/Flask/3.1.0/' -> 'Flask'."""
-    parts = urlsplit(url.strip())
-    segments = [segment for segment in parts.path.split("/") if segment]
-    if (parts.hostname or "").endswith("pypi.org") and segments[:1] == ["project"]:
-        return segments[1] if len(segments) > 1 else ""
-    return ""
+    return name_in_url(url, "pypi.org", "project")
 
 
 class PyPIProvider(ApiProvider):
@@ -51,12 +48,9 @@ class PyPIProvider(ApiProvider):
     source_kind = "registry"
 
     def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
-        identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
-        answer: ApiAnswer | None = None
-        for name in name_candidates(subject.option, identifier):
-            answer = self.client.get(f"pypi/{quote(name, safe='')}/json", call=call)
-            if answer.outcome is not Outcome.NO_HIT:
-                break
+        _, answer = first_answer(
+            self.client, call, subject, name_from_url, lambda n: f"pypi/{quote(n, safe='')}/json"
+        )
         if answer is None:
             return self.result(subject, Outcome.NO_HIT, detail="no package name to look for")
         if not answer.ok:

@@ -5,9 +5,42 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
 
+from research.outcomes import Outcome
+from research.providers.http import Call
+from research.providers.primary.client import ApiAnswer, ApiClient
 from research.providers.primary.dates import release_cadence
-from research.providers.primary.records import RecordWriter
+from research.providers.primary.records import RecordWriter, Subject
+
+
+def name_in_url(url: str, host: str, section: str) -> str:
+    """The name after /section/ in an address on host:
+    ('https://pypi.org/project/Flask/3.1.0/', 'pypi.org', 'project') -> 'Flask'."""
+    parts = urlsplit(url.strip())
+    segments = [segment for segment in parts.path.split("/") if segment]
+    if (parts.hostname or "").endswith(host) and segments[:1] == [section]:
+        return segments[1] if len(segments) > 1 else ""
+    return ""
+
+
+def first_answer(
+    client: ApiClient,
+    call: Call,
+    subject: Subject,
+    name_from_url: Callable[[str], str],
+    path_for: Callable[[str], str],
+) -> tuple[str, ApiAnswer | None]:
+    """Ask the index for each name the subject may go by, until one answers other than
+    "no such package": that name and its answer (None when there was no name to ask)."""
+    identifier = subject.identifier or (name_from_url(subject.url) if subject.url else "")
+    name, answer = "", None
+    for name in name_candidates(subject.option, identifier):
+        answer = client.get(path_for(name), call=call)
+        if answer.outcome is not Outcome.NO_HIT:
+            break
+    return name, answer
 
 
 def name_candidates(subject_option: str, identifier: str = "") -> list[str]:
