@@ -161,3 +161,11 @@ class Reporter:
     def step(self, message: str, total: int | None = None, level: LoggingLevel = "info") -> None:
         """`advance`, from the worker thread the call's work runs in."""
         anyio.from_thread.run(self.advance, message, total, level, token=self._token)
+
+
+def text_part(text: str, start: int, length: int) -> tuple[str, int | None]:
+    """The part of `text` from `start`, at most `length` characters, and where the next
+    part starts (None at the end)."""
+    part = text[start : start + length]
+    end = start + len(part)
+    return part, (end if end < len(text) else None)

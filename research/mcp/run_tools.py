@@ -33,6 +33,7 @@ from research.mcp.common import (
     failed,
     owned_run,
     readable,
+    text_part,
 )
 from research.mcp.resources import mime_type
 from research.mcp.run_results import (
@@ -242,14 +243,6 @@ def status_of(user, run_id: str) -> RunStatus | CallToolResult:
     )
 
 
-def page(text: str, start: int, length: int) -> tuple[str, int | None]:
-    """The part of `text` from `start`, at most `length` characters, and where the next
-    part starts (None at the end)."""
-    part = text[start : start + length]
-    end = start + len(part)
-    return part, (end if end < len(text) else None)
-
-
 def report_of(
     user, run_id: str, start: int = 0, length: int = DEFAULT_TEXT_LENGTH
 ) -> Report | CallToolResult:
@@ -268,7 +261,7 @@ def report_of(
             "Call get_run_status to see where it is."
         )
         return Report(status=NOT_FINISHED, run_id=run_id, message=message)
-    part, next_index = page(text, start, length)
+    part, next_index = text_part(text, start, length)
     result = Report(
         status=Outcome.OK,
         run_id=run_id,
@@ -330,7 +323,7 @@ def dataset_of(
     if start == 0 and len(text) <= length:
         found.data = parsed(name, text)
         return found
-    found.text, found.next_index = page(text, start, length)
+    found.text, found.next_index = text_part(text, start, length)
     found.start_index = start
     found.message = f"{name} has {len(text):,} characters: this is a part of its text" + (
         f"; call again with start_index={found.next_index} for more." if found.next_index else "."

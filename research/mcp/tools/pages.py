@@ -13,6 +13,7 @@ from research.mcp.common import (
     artifact_uri,
     failed,
     owned_run,
+    text_part,
     valid_source_id,
 )
 from research.mcp.tools.results import (
@@ -67,9 +68,8 @@ def fetch_page(
             f"start_index {start_index} is past the end: the text has {len(page.text)} characters"
         )
         return failed(result, result.message)
-    end = min(start_index + max_length, len(page.text))
-    result.content, result.start_index = page.text[start_index:end], start_index
-    result.next_index = end if end < len(page.text) else None
+    result.content, result.next_index = text_part(page.text, start_index, max_length)
+    result.start_index = start_index
     return result
 
 
