@@ -45,7 +45,7 @@ class Bucket:
     def runs_store(self) -> str:
         return f"s3://{self.name}/{self.prefix}"
 
-    def keys(self) -> list[str]:
+    def object_keys(self) -> list[str]:
         listed = self.client.list_objects_v2(Bucket=self.name)
         return sorted(o["Key"] for o in listed.get("Contents", []))
 

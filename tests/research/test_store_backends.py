@@ -214,7 +214,7 @@ def test_runs_in_a_bucket_are_objects_named_as_the_folders_files(s3_runs):
     store = store_for("run1")
     store.create({"question": "A or B?"}, STAGES)
     store.write_texts({"round_3_pages/s1.md": "one", "report.md": "# Report"})
-    assert s3_runs.keys() == [
+    assert s3_runs.object_keys() == [
         "verdict/runs/run1/index.json",
         "verdict/runs/run1/log.jsonl",
         "verdict/runs/run1/report.md",
