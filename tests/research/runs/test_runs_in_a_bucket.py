@@ -135,3 +135,20 @@ def test_a_worker_with_no_runs_folder_of_its_own_runs_a_run_kept_in_a_bucket(
     assert "## Recommendation" in store.read_text("report.md")
     assert store.index()["fence"] >= 5, "each stage was written under its own lease"
     assert not scratch.exists() or not any(scratch.iterdir())
+
+
+@pytest.mark.django_db
+def test_a_damaged_manifest_in_a_bucket_is_rebuilt_and_kept_beside_it(s3_runs, ada):
+    run = new_run(owner=ada)
+    drive(run.run_id)
+    store = store_for(run.run_id)
+    store.backend.write("index.json", b'{"run_id": "x", "stag')  # as a bad hand edit would
+
+    output = research("--resume", run.run_id)
+
+    assert "index.json is damaged: it is not valid JSON" in output
+    assert "rebuilt the manifest; every stage's output is sound" in output
+    kept = s3_runs.get(f"verdict/runs/{run.run_id}/index.json.damaged")
+    assert kept == b'{"run_id": "x", "stag'
+    assert store.index()["params"]["question"] == QUESTION
+    assert_artifacts_intact(store)
