@@ -3,16 +3,19 @@ pages, found by the same recovery scan."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import re
 import time
 
 import pytest
+import redis
 from django.core.management import call_command
 
 from research.models import Run
-from research.runs import recovery, tasks
+from research.runs import execute, recovery, tasks
+from research.runs.registry import REGISTRY
 from research.store import store_for
 from tests.objectstore import CREDENTIALS
 from tests.processes import wait_until
@@ -152,3 +155,35 @@ def test_a_damaged_manifest_in_a_bucket_is_rebuilt_and_kept_beside_it(s3_runs, a
     assert kept == b'{"run_id": "x", "stag'
     assert store.index()["params"]["question"] == QUESTION
     assert_artifacts_intact(store)
+
+
+@pytest.mark.django_db
+def test_a_stage_whose_lease_was_taken_over_steps_aside_and_leaves_the_new_holders_work(
+    s3_runs, redis_url, ada, monkeypatch
+):
+    run = new_run(owner=ada)
+    taken_over: list = []
+
+    def slow_retrieve(store, ctx):
+        # A pause past the lease: it lapses, and another worker takes the run and writes.
+        client = redis.Redis.from_url(redis_url)
+        client.delete(*client.keys(f"*:{run.run_id}:lease"))
+        other = store_for(run.run_id)
+        holding = other.lock()
+        holding.__enter__()
+        taken_over.append(holding)
+        other.write_text("round_0_plan.json", '{"by": "the new holder"}')
+        store.write_text("round_0_plan.json", '{"by": "the old holder"}')
+        return {}
+
+    spec = dataclasses.replace(REGISTRY["retrieve"], run=slow_retrieve)
+    monkeypatch.setitem(REGISTRY, "retrieve", spec)
+
+    result = execute.execute_stage(run.run_id, "retrieve")
+    taken_over[0].__exit__(None, None, None)
+
+    assert result.status == "locked"
+    store = store_for(run.run_id)
+    assert store.read_text("round_0_plan.json") == '{"by": "the new holder"}'
+    assert store.index()["stages"]["retrieve"]["status"] == "running", "not failed by the old"
+    assert store.index()["fence"] == 2
