@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-pytest_plugins = ["tests.testweb", "tests.processes"]
+pytest_plugins = ["tests.testweb", "tests.processes", "tests.postgres"]
 
 PASSWORD = "correct horse battery"
 
