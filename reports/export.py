@@ -50,5 +50,13 @@ def file_urls(run_dir: Path) -> UrlFor:
     return lambda source_id: (pages / f"{source_id}.md").as_uri()
 
 
+def location_urls(location: str) -> UrlFor:
+    """Links to the extracts where the run is kept: file:// links in a run folder, the
+    objects' s3:// addresses in a bucket."""
+    if location.startswith("s3://"):
+        return lambda source_id: f"{location}/{PAGES_DIR}/{source_id}.md"
+    return file_urls(Path(location))
+
+
 def export_filename(run_id: str) -> str:
     return f"verdict-report-{run_id}.md"

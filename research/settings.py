@@ -26,6 +26,7 @@ from research.env import (
 )
 from research.providers.mcp_sources import load as load_mcp_sources
 from research.providers.primary.config import primary_urls
+from research.store.backends import parse_runs_store
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 load_env_file(BASE_DIR / ".env")
@@ -188,6 +189,12 @@ MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 MCP_RATE_LIMIT = env_int("MCP_RATE_LIMIT", 60, minimum=1)
 
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
+# Where runs are kept: unset or file: for a folder per run in RUNS_DIR; s3://bucket/prefix for
+# objects in any S3-compatible service (S3_ENDPOINT_URL, credentials from AWS_ACCESS_KEY_ID,
+# AWS_SECRET_ACCESS_KEY, AWS_DEFAULT_REGION), each run's lock a lease in the broker's Redis.
+RUNS_STORE = env_str("RUNS_STORE", "").strip()
+parse_runs_store(RUNS_STORE)  # a mistyped value stops the start with what is accepted
+S3_ENDPOINT_URL = env_str("S3_ENDPOINT_URL", "")
 # The sources people may choose on the web and over MCP, by name: name=local:DIR,
 # name=searxng:URL or name=ddgs, comma-separated. They never see or type the spec.
 # A relative local:DIR is a folder of the project, wherever the process was started from.

@@ -109,8 +109,9 @@ def assert_artifacts_intact(store: RunStore) -> None:
         data = store.read_bytes(entry["name"])
         assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
         assert len(data) == entry["bytes"]
-    leftovers = [p for p in store.path.rglob("*.tmp")]
-    assert not leftovers, f"temporary files left behind: {leftovers}"
+    if store.location.startswith("/"):  # a bucket's PUTs leave nothing half-written
+        leftovers = [p for p in store.path.rglob("*.tmp")]
+        assert not leftovers, f"temporary files left behind: {leftovers}"
 
 
 def a_claim_that_moves_its_cell(store: RunStore):

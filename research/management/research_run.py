@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from reports.export import absolute_page_links, file_urls
+from reports.export import absolute_page_links, location_urls
 from research import services
 from research.artifacts import STAGES
 from research.diskspace import DiskFull
@@ -46,8 +46,7 @@ class ResearchRun:
     def handle(self, opts: dict[str, Any]) -> None:
         self._ensure_migrated()
         run_id = self._resume(opts) if opts["resume"] else self._create(opts)
-        folder = store_for(run_id).path
-        self.stdout.write(f"Run {run_id}: {folder}")
+        self.stdout.write(f"Run {run_id}: {store_for(run_id).location}")
         if opts["queue"]:
             self._queue(run_id, opts)
             return
@@ -115,7 +114,7 @@ class ResearchRun:
         except StoreError as exc:
             raise CommandError(str(exc)) from exc
         if not store.exists():
-            raise CommandError(f"no run folder at {store.path}")
+            raise CommandError(f"no run folder at {store.location}")
         try:
             said = services.prepare_resume(store, opts["from_stage"])
         except StoreError as exc:
@@ -154,7 +153,7 @@ class ResearchRun:
             if run.status == Run.Status.FAILED:
                 raise CommandError(f"the run failed: {run.error}")
             if time.monotonic() >= deadline:
-                report = store_for(run_id).artifact_path(REPORT)
+                report = store_for(run_id).location_of(REPORT)
                 raise CommandError(
                     f"the run is still going after {timeout:.0f}s, so no report was written "
                     f"to the --out file; the workers carry on, and the report will be at {report}"
@@ -198,9 +197,10 @@ class ResearchRun:
         try:
             return execute_stage(run_id, stage, force=force, lock_wait=2.0)
         except DiskFull as exc:
+            runs = store_for(run_id).location.rsplit("/", 1)[0]
             raise CommandError(
                 f"{label} stopped: no space left on the disk that holds "
-                f"{store_for(run_id).path.parent}. Free some space, then continue "
+                f"{runs}. Free some space, then continue "
                 f"with `manage.py research --resume {run_id}`."
             ) from exc
         except (StageError, StoreError) as exc:
@@ -224,9 +224,9 @@ class ResearchRun:
         verdict = verdict_of(readers.decision(store))
         if out:
             # A copy outside the run folder links each stored extract by its full path.
-            _write_out(out, absolute_page_links(report, file_urls(store.path)))
+            _write_out(out, absolute_page_links(report, location_urls(store.location)))
             self.stdout.write(f"Report written to {out}")
-        self.stdout.write(f"Report: {store.artifact_path(REPORT)}")
+        self.stdout.write(f"Report: {store.location_of(REPORT)}")
         option, confidence, low = verdict.option, verdict.confidence, verdict.low
         if option is None and verdict.single_site:
             self.stdout.write(

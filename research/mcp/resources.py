@@ -83,7 +83,7 @@ def run_resources(user) -> list[Resource]:
     listed: list[Resource] = []
     for run in selectors.runs_for(user):
         store = store_for(run.run_id)
-        names = [INDEX] + ([LOG] if (store.path / LOG).is_file() else [])
+        names = [INDEX] + ([LOG] if store.has(LOG) else [])
         if run.status == Run.Status.DONE:
             names += [n for n in store.artifact_names() if n not in names and readable(n)]
         about = " ".join(run.question.split())[:80]

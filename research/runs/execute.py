@@ -104,7 +104,7 @@ def wait_for_space(store: RunStore, stage: str, exc: BaseException) -> diskspace
             store.run_id,
             stage,
             cause.strerror or cause,
-            store.path,
+            store.location,
         )
     return diskspace.DiskFull(stage, cause)
 
@@ -113,16 +113,15 @@ def lost(store: RunStore, log: bool = True) -> RunGone:
     """Fail the rows of a run whose folder is gone or was never completed, and say why."""
     reason = rows.FOLDER_UNFINISHED if never_completed(store) else rows.FOLDER_GONE
     if rows.fail_lost_run(store.run_id, reason) and log:
-        logger.warning("run %s stopped: %s (folder %s)", store.run_id, reason, store.path)
+        logger.warning("run %s stopped: %s (folder %s)", store.run_id, reason, store.location)
     return RunGone(reason)
 
 
 def never_completed(store: RunStore) -> bool:
     """A run folder holding nothing but locks and the temporary file of its first manifest:
     the process creating it stopped before the manifest was in place."""
-    try:
-        names = os.listdir(store.path)
-    except OSError:
+    names = store.backend.names()
+    if names is None:
         return False
     return not store.exists() and all(
         name in (LOCK, INDEX_LOCK) or name.startswith(f".{INDEX}.") for name in names

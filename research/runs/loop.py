@@ -61,7 +61,7 @@ def _lost(run_id: str, created: datetime, lease: float) -> Recovery | None:
     reason = rows.FOLDER_UNFINISHED if never_completed(store) else rows.FOLDER_GONE
     if not rows.fail_lost_run(run_id, reason):
         return Recovery(run_id, None, "", "was just failed by another process")
-    return Recovery(run_id, None, "failed", f"{reason} (folder {store.path})")
+    return Recovery(run_id, None, "failed", f"{reason} (folder {store.location})")
 
 
 class RecoveryLoop(threading.Thread):

@@ -32,7 +32,7 @@ from research.models import Run
 from research.names import FINISHED, stage_label
 from research.runs import broker, manifest, rows, tasks
 from research.runs.registry import active_stages
-from research.store import RunLocked, RunStore, StoreError, store_for
+from research.store import RunLocked, RunStore, StoreError, run_ids, store_for
 
 logger = logging.getLogger(__name__)
 
@@ -69,19 +69,16 @@ class Recovery:
 def orphaned_runs() -> list[tuple[str, str]]:
     """(run_id, stage) for every run with a stage marked running and nobody working on it."""
     found = []
-    root = settings.RUNS_DIR
-    if not root.is_dir():
-        return found
-    for folder in sorted(root.iterdir()):
-        stage = _running_stage(root, folder.name)
+    for run_id in run_ids():
+        stage = _running_stage(run_id)
         if stage is not None:
-            found.append((folder.name, stage))
+            found.append((run_id, stage))
     return found
 
 
-def _running_stage(root, run_id: str) -> str | None:
+def _running_stage(run_id: str) -> str | None:
     try:
-        store = RunStore(root, run_id)
+        store = store_for(run_id)
         if not store.exists():
             return None
         stages = store.index()["stages"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +28,6 @@ from research.store import (
     ManifestDamaged,
     RunStore,
     StoreError,
-    atomic_write,
     dumps,
     now_iso,
 )
@@ -69,7 +67,7 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
             "rebuilt: ask the question again."
         )
     with contextlib.suppress(OSError):
-        os.replace(store.path / INDEX, store.path / DAMAGED_COPY)
+        store.backend.rename(INDEX, DAMAGED_COPY)
     index = {**store.new_index(rows.run_params(run), STAGES), "rebuilt": now_iso()}
     sound = []
     for stage in active_stages():
@@ -80,7 +78,7 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
         index["stages"][stage].update(status="done", finished=now_iso())
         index["artifacts"] += files
     index["artifacts"].sort(key=lambda entry: entry["name"])
-    atomic_write(store.path / INDEX, dumps(index))
+    store.backend.write(INDEX, dumps(index))
     store.log("manifest_rebuilt", problem=damage.problem, sound=sound, kept_as=DAMAGED_COPY)
     for stage in STAGES:
         manifest.mark_stage(store, stage)  # the rows follow the new manifest
@@ -108,8 +106,8 @@ def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:
 def _pages(store: RunStore) -> list[dict[str, Any]] | None:
     """Every stored page the notes name, when all are there."""
     try:
-        notes = Notes.model_validate_json(store.path.joinpath(NOTES).read_bytes())
-    except (OSError, ValidationError):
+        notes = Notes.model_validate_json(store.read_unchecked(NOTES))
+    except (OSError, StoreError, ValidationError):
         return None
     entries = []
     for source in notes.ok_sources():
@@ -125,7 +123,7 @@ def _pages(store: RunStore) -> list[dict[str, Any]] | None:
 
 def _entry(store: RunStore, name: str, model) -> dict[str, Any] | None:
     try:
-        data = store.artifact_path(name).read_bytes()  # the path is checked: no links
+        data = store.read_unchecked(name)  # the name is checked: no links
         if model is not None:
             model.model_validate_json(data)
         else:

@@ -5,7 +5,7 @@ model (readers)."""
 from research.names import INDEX, INDEX_LOCK, LOCK, LOG
 from research.store.errors import ArtifactDamaged, ManifestDamaged, RunGone, RunLocked, StoreError
 from research.store.files import atomic_write, dumps, now_iso
-from research.store.run_store import RunStore, store_for
+from research.store.run_store import RunStore, run_ids, store_for
 
 __all__ = [
     "INDEX",
@@ -21,5 +21,6 @@ __all__ = [
     "atomic_write",
     "dumps",
     "now_iso",
+    "run_ids",
     "store_for",
 ]

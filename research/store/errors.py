@@ -40,3 +40,12 @@ class ManifestDamaged(ArtifactDamaged, ValueError):
 class RunGone(StoreError):
     """The run folder, or its manifest, is not there: deleted while the run was going, or
     never completed (the process creating it stopped before it wrote index.json)."""
+
+
+class LeaseLost(RunLocked):
+    """A worker's lease on a run ran out and a later worker took the run: what the first
+    one still writes is refused, so it cannot overwrite the later one's work."""
+
+
+class StoreUnavailable(StoreError, OSError):
+    """The bucket or the Redis that holds the runs' leases cannot be reached."""

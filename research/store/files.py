@@ -1,5 +1,6 @@
-"""The ground the run store stands on: a run folder's fixed names, atomic writes, and a
-folder whose files are opened without following links and locked with kernel locks.
+"""The ground the run store stands on: a run folder's fixed names, atomic writes, and the
+folder backend (research.store.backends): a folder whose files are opened without following
+links and locked with kernel locks.
 
 Nothing in a run folder is reached through a symbolic link: names are checked whole, and
 the manifest, the log, the locks and the artifacts are opened with O_NOFOLLOW, so a link
@@ -14,6 +15,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -23,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from research.names import LOCK
+from research.names import INDEX_LOCK, LOCK
 from research.store.errors import RunLocked, StoreError
 
 # Matched with fullmatch: `$` would also accept a name that ends in a newline.
@@ -72,26 +74,119 @@ def dumps(payload: Any) -> bytes:
     return (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-class RunFolder:
+def check_run_id(run_id: str) -> None:
+    if not isinstance(run_id, str) or not _RUN_ID.fullmatch(run_id):
+        raise StoreError(f"not a valid run id: {run_id!r}")
+
+
+def check_artifact_name(name: str) -> None:
+    """A name at most one folder deep, of plain characters, that cannot climb out."""
+    if not isinstance(name, str) or not _ARTIFACT.fullmatch(name):
+        raise StoreError(f"not a valid artifact name: {name!r}")
+    if ".." in name.split("/"):
+        raise StoreError(f"not a valid artifact name: {name!r}")
+
+
+class FolderBackend:
     """One run's folder: the checked paths of its files, opened without following links,
     and its locks."""
 
     def __init__(self, root: Path, run_id: str) -> None:
-        if not isinstance(run_id, str) or not _RUN_ID.fullmatch(run_id):
-            raise StoreError(f"not a valid run id: {run_id!r}")
+        check_run_id(run_id)
         self.root = Path(root).resolve()
         self.run_id = run_id
         self.path = self.root / run_id
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    # --- the backend's files (research.store.backends.Backend) ----------------------------
+
+    def check_name(self, name: str) -> None:
+        self.artifact_path(name)
+
+    def prepare(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    def read(self, name: str) -> bytes:
+        return self._read(name)
+
+    def write(self, name: str, data: bytes) -> None:
+        path = self.path / name
+        self._make_folder(path.parent)
+        atomic_write(path, data)
+
+    def has(self, name: str) -> bool:
+        try:
+            return stat.S_ISREG(os.lstat(self.path / name).st_mode)
+        except OSError:
+            return False
+
+    def names(self) -> list[str] | None:
+        """The names of the folder's entries, None when the folder is not there."""
+        try:
+            return sorted(os.listdir(self.path))
+        except OSError:
+            return None
+
+    def rename(self, name: str, new_name: str) -> None:
+        os.replace(self.path / name, self.path / new_name)
+
+    def append(self, name: str, data: bytes) -> None:
+        """Append `data`, whole or not at all. One write() of one line keeps lines whole
+        between writers; on a nearly full disk a write can stop part way, and then what it
+        wrote is cut off again (under a lock on the file, so no other writer's line is in
+        between) and the error raised."""
+        fd = self._open(name, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            start = os.fstat(fd).st_size
+            try:
+                if os.write(fd, data) < len(data):
+                    raise OSError(errno.ENOSPC, "no space left to finish the log line", name)
+            except OSError:
+                os.ftruncate(fd, start)
+                raise
+        finally:
+            os.close(fd)
+
+    def mutex(self) -> contextlib.AbstractContextManager[None]:
+        """The manifest's own short lock, for its read-modify-writes."""
+        return self._flock(INDEX_LOCK, wait=None)
+
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """Around an artifact's write and its manifest entry: nothing more to hold here."""
+        return contextlib.nullcontext()
+
+    def fence(self, index: dict[str, Any]) -> None:
+        """A kernel lock cannot outlive its holder: no token to check or record."""
+
+    def remove_temporaries(self) -> list[str]:
+        """Delete what atomic writes left behind when their process died mid-write."""
+        removed = []
+        with self.mutex():
+            for folder, _dirs, files in os.walk(self.path):  # never follows links
+                for name in files:
+                    if TEMPORARY.fullmatch(name):
+                        path = Path(folder) / name
+                        with contextlib.suppress(FileNotFoundError):
+                            path.unlink()
+                            removed.append(path.relative_to(self.path).as_posix())
+        return sorted(removed)
+
+    def _make_folder(self, folder: Path) -> None:
+        """Make an artifact's folder inside the run folder, never the run folder itself:
+        a run folder deleted mid-run stays deleted, and the writes fail."""
+        if folder != self.path:
+            folder.mkdir(exist_ok=True)
 
     # --- paths --------------------------------------------------------------------------
 
     def artifact_path(self, name: str) -> Path:
         """The path of an artifact inside the run folder; nothing may escape it, and no
         part of it may be a symbolic link."""
-        if not isinstance(name, str) or not _ARTIFACT.fullmatch(name):
-            raise StoreError(f"not a valid artifact name: {name!r}")
-        if ".." in name.split("/"):
-            raise StoreError(f"not a valid artifact name: {name!r}")
+        check_artifact_name(name)
         path = self.path / name
         if self._has_link(name):
             raise self._link_refused(name)

@@ -1,47 +1,95 @@
-"""The run store: one folder per run, holding every artifact, the manifest and the log.
+"""The run store: every artifact of a run, the manifest and the log, in a folder or a
+bucket (research.store.backends).
 
 `index.json` is the manifest a run can be resumed from; `log.jsonl` is the append-only
-decision log. Every write is atomic (temporary file in the same folder, then os.replace),
-so no reader ever sees half a file, and a lock file keeps two workers off the same run
-(research.store.files). Every artifact read is checked against the sha256 the manifest
-recorded when it was written.
+decision log. Every write is atomic (a temporary file then os.replace, or one S3 PUT), so no
+reader ever sees half a file, and the manifest is written after the artifacts it lists. The
+run's lock keeps two workers off the same run. Every artifact read is checked against the
+sha256 the manifest recorded when it was written.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import hashlib
 import json
-import os
-import stat
 import time
 from pathlib import Path
 from typing import Any, TypeVar
 
-from django.conf import settings
 from pydantic import BaseModel, ValidationError
 
-from research.names import INDEX, INDEX_LOCK, LOG
+from research.names import INDEX, LOG
+from research.store.backends import Backend, Root, runs_root
 from research.store.errors import ArtifactDamaged, ManifestDamaged, StoreError
-from research.store.files import TEMPORARY, RunFolder, atomic_write, dumps, now_iso
+from research.store.files import FolderBackend, check_run_id, dumps, now_iso
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class RunStore(RunFolder):
+class RunStore:
+    """One run's artifacts, manifest and log, over the backend that keeps its files
+    (research.store.backends): a folder, or objects in a bucket."""
+
+    def __init__(self, root: Path | str | Root, run_id: str) -> None:
+        check_run_id(run_id)
+        self.run_id = run_id
+        if isinstance(root, str | Path):
+            self.backend: Backend = FolderBackend(Path(root), run_id)
+        else:
+            self.backend = root.backend(run_id)
+
+    # --- where the run is, and its lock -------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        """Where the run's files are, for people: a folder path or an s3:// address."""
+        return self.backend.location
+
+    def location_of(self, name: str) -> str:
+        """Where one of the run's files is, for people."""
+        self.backend.check_name(name)
+        return f"{self.location}/{name}"
+
+    @property
+    def path(self) -> Path:
+        """The run folder; StoreError when the run is kept in a bucket."""
+        return self._folder().path
+
+    @property
+    def root(self) -> Path:
+        return self._folder().root
+
+    def artifact_path(self, name: str) -> Path:
+        return self._folder().artifact_path(name)
+
+    def _folder(self) -> FolderBackend:
+        if not isinstance(self.backend, FolderBackend):
+            raise StoreError(f"run {self.run_id} is kept at {self.location}, not in a folder")
+        return self.backend
+
+    def lock(self, wait: float = 0.0) -> contextlib.AbstractContextManager[None]:
+        """Hold the run's lock: a kernel lock on a folder, a fenced lease with a bucket.
+        Either way a killed worker never leaves a run locked for good."""
+        return self.backend.lock(wait)
+
+    def is_locked(self) -> bool:
+        return self.backend.is_locked()
+
+    def has(self, name: str) -> bool:
+        """Whether the file is there (listed in the manifest or not); StoreError for a name
+        that is not an artifact's."""
+        self.backend.check_name(name)
+        return self.backend.has(name)
+
     def exists(self) -> bool:
-        try:
-            return stat.S_ISREG(os.lstat(self.path / INDEX).st_mode)
-        except OSError:
-            return False
+        return self.backend.has(INDEX)
 
     def create(self, params: dict[str, Any], stages: tuple[str, ...]) -> None:
         if self.exists():
             raise StoreError(f"run {self.run_id} already exists")
-        self.path.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path / INDEX, dumps(self.new_index(params, stages)))
+        self.backend.prepare()
+        self.backend.write(INDEX, dumps(self.new_index(params, stages)))
         self.log("run_created", params=params)
 
     def new_index(self, params: dict[str, Any], stages: tuple[str, ...]) -> dict[str, Any]:
@@ -64,11 +112,11 @@ class RunStore(RunFolder):
     # --- artifacts ----------------------------------------------------------------------
 
     def write_bytes(self, name: str, data: bytes) -> None:
-        path = self.artifact_path(name)
-        self._make_folder(path.parent)
-        atomic_write(path, data)
+        self.backend.check_name(name)
         digest = _digest(data)
-        self.update_index(lambda index: _record_artifact(index, name, len(data), digest))
+        with self.backend.writing():
+            self.backend.write(name, data)
+            self.update_index(lambda index: _record_artifact(index, name, len(data), digest))
 
     def write_text(self, name: str, text: str) -> None:
         self.write_bytes(name, text.encode("utf-8"))
@@ -76,24 +124,24 @@ class RunStore(RunFolder):
     def write_texts(self, files: dict[str, str]) -> None:
         """Write several artifacts, then record them in the manifest in one update."""
         entries = []
-        for name, text in files.items():
-            data = text.encode("utf-8")
-            path = self.artifact_path(name)
-            self._make_folder(path.parent)
-            atomic_write(path, data)
-            entries.append((name, len(data), _digest(data)))
+        with self.backend.writing():
+            for name, text in files.items():
+                data = text.encode("utf-8")
+                self.backend.check_name(name)
+                self.backend.write(name, data)
+                entries.append((name, len(data), _digest(data)))
 
-        def record(index: dict[str, Any]) -> None:
-            for entry in entries:
-                _record_artifact(index, *entry)
+            def record(index: dict[str, Any]) -> None:
+                for entry in entries:
+                    _record_artifact(index, *entry)
 
-        self.update_index(record)
+            self.update_index(record)
 
-    def _make_folder(self, folder: Path) -> None:
-        """Make an artifact's folder inside the run folder, never the run folder itself:
-        a run folder deleted mid-run stays deleted, and the writes fail."""
-        if folder != self.path:
-            folder.mkdir(exist_ok=True)
+    def read_unchecked(self, name: str) -> bytes:
+        """The file's bytes as they are, not checked against the manifest: for rebuilding a
+        manifest, and for the manifest and the log themselves."""
+        self.backend.check_name(name)
+        return self.backend.read(name)
 
     def write_json(self, name: str, payload: Any) -> None:
         self.write_bytes(name, dumps(payload))
@@ -102,11 +150,11 @@ class RunStore(RunFolder):
         """The artifact's bytes, checked against the sha256 the manifest recorded when it
         was written: ArtifactDamaged when they differ or a recorded file is missing. A
         file the manifest does not list is read as it is (there is nothing to check)."""
-        self.artifact_path(name)  # checks the name
+        self.backend.check_name(name)
         for attempt in (1, 2):
             entry = self.artifact_entry(name)
             try:
-                data = self._read(name)
+                data = self.backend.read(name)
             except FileNotFoundError:
                 if entry is None:
                     raise
@@ -139,8 +187,8 @@ class RunStore(RunFolder):
         """True when the artifact exists, matches its recorded sha256 and parses."""
         try:
             entry = self.artifact_entry(name)
-            self.artifact_path(name)  # checks the name
-            data = self._read(name)
+            self.backend.check_name(name)
+            data = self.backend.read(name)
         except (OSError, StoreError):
             return False
         if entry is None or _digest(data) != entry.get("sha256"):
@@ -180,7 +228,7 @@ class RunStore(RunFolder):
 
     def index(self) -> dict[str, Any]:
         """The manifest; ManifestDamaged when it is there but cannot be read as one."""
-        data = self._read(INDEX)
+        data = self.backend.read(INDEX)
         try:
             index = json.loads(data)
         except ValueError as exc:
@@ -197,11 +245,13 @@ class RunStore(RunFolder):
         """Read-modify-write the manifest under its own short lock, so a worker, the web
         process and the recovery scan never lose each other's updates. A `change` that
         returns False leaves the file as it was: that is how a status-gated update says
-        that its condition did not hold."""
-        with self._flock(INDEX_LOCK, wait=None):
+        that its condition did not hold. In a bucket, a lease holder's update is refused
+        (LeaseLost) once a later holder has taken the run, and records its token."""
+        with self.backend.mutex():
             index = self.index()
             if change(index) is not False:
-                atomic_write(self.path / INDEX, dumps(index))
+                self.backend.fence(index)
+                self.backend.write(INDEX, dumps(index))
             return index
 
     def add_tokens(self, stage: str, prompt: int, completion: int) -> None:
@@ -258,30 +308,15 @@ class RunStore(RunFolder):
         self.update_index(mark)
 
     def log(self, event: str, **data: Any) -> None:
-        """Append one decision-log line, whole or not at all. One write() of one line keeps
-        lines whole between writers; on a nearly full disk a write can stop part way, and
-        then what it wrote is cut off again (under a lock on the log, so no other writer's
-        line is in between) and the error raised."""
+        """Append one decision-log line, whole or not at all (the backend's append)."""
         line = json.dumps({"ts": now_iso(), "event": event, **data}, ensure_ascii=False)
-        data_out = (line + "\n").encode("utf-8")
-        fd = self._open(LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            start = os.fstat(fd).st_size
-            try:
-                if os.write(fd, data_out) < len(data_out):
-                    raise OSError(errno.ENOSPC, "no space left to finish the log line", LOG)
-            except OSError:
-                os.ftruncate(fd, start)
-                raise
-        finally:
-            os.close(fd)
+        self.backend.append(LOG, (line + "\n").encode("utf-8"))
 
     def read_log(self) -> list[dict[str, Any]]:
         """The decision log's events; a line that does not parse (cut short by a crash in
         an older version, or edited by hand) is left out."""
         try:
-            lines = self._read(LOG).decode("utf-8", errors="replace").splitlines()
+            lines = self.backend.read(LOG).decode("utf-8", errors="replace").splitlines()
         except FileNotFoundError:
             return []
         events = []
@@ -298,21 +333,18 @@ class RunStore(RunFolder):
         """Delete what atomic writes left behind when their process died mid-write. Call it
         holding the run lock: no artifact write is then under way, and the manifest's own
         lock keeps its writes safe while this runs."""
-        removed = []
-        with self._flock(INDEX_LOCK, wait=None):
-            for folder, _dirs, files in os.walk(self.path):  # never follows links
-                for name in files:
-                    if TEMPORARY.fullmatch(name):
-                        path = Path(folder) / name
-                        with contextlib.suppress(FileNotFoundError):
-                            path.unlink()
-                            removed.append(path.relative_to(self.path).as_posix())
-        return sorted(removed)
+        return self.backend.remove_temporaries()
 
 
 def store_for(run_id: str) -> RunStore:
-    """The store of run `run_id`, in the configured runs folder (RUNS_DIR)."""
-    return RunStore(settings.RUNS_DIR, run_id)
+    """The store of run `run_id`, where RUNS_STORE says: the runs folder (RUNS_DIR) or a
+    bucket."""
+    return RunStore(runs_root(), run_id)
+
+
+def run_ids() -> list[str]:
+    """Every run in the configured store, by id, including any the database does not list."""
+    return runs_root().run_ids()
 
 
 def _digest(data: bytes) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
@@ -34,7 +35,7 @@ def artifacts(request: HttpRequest, run_id: str) -> HttpResponse:
 def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
     run = owned_run(request, run_id)
     store = store_for(run.run_id)
-    found, path = _find(store, name)
+    found, data = _find(store, name)
     context = {
         "run": run,
         "file": found,
@@ -43,25 +44,25 @@ def artifact(request: HttpRequest, run_id: str, name: str) -> HttpResponse:
     }
     if not context["too_large"]:
         if found.name == LOG:
-            context["events"] = files.log_events(path)
+            context["events"] = files.log_events(data)
         else:
-            context["text"] = files.shown_text(path)
+            context["text"] = files.shown_text(found.name, data)
     return render(request, "web/artifact.html", context)
 
 
 @login_required
 def download(request: HttpRequest, run_id: str, name: str) -> FileResponse:
     run = owned_run(request, run_id)
-    found, path = _find(store_for(run.run_id), name)
+    found, data = _find(store_for(run.run_id), name)
     return FileResponse(
-        path.open("rb"),
+        io.BytesIO(data),
         as_attachment=True,
         filename=f"{run.run_id}-{Path(found.name).name}",
         content_type=found.content_type,
     )
 
 
-def _find(store: RunStore, name: str) -> tuple[files.RunFile, Path]:
+def _find(store: RunStore, name: str) -> tuple[files.RunFile, bytes]:
     if not store.exists():
         raise Http404("This run has no files.")
     try:

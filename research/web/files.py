@@ -120,9 +120,9 @@ def records_of(store: RunStore) -> list[RunFile]:
     return [f for f in (_measured(store, name) for name in (INDEX, LOG)) if f is not None]
 
 
-def find(store: RunStore, name: str) -> tuple[RunFile, Path]:
-    """The listed file called `name` and its path; NotAnArtifact for anything else. With the
-    manifest damaged, only the manifest and the log can be found."""
+def find(store: RunStore, name: str) -> tuple[RunFile, bytes]:
+    """The listed file called `name` and its bytes as stored; NotAnArtifact for anything
+    else. With the manifest damaged, only the manifest and the log can be found."""
     try:
         groups = run_files(store)
         listed = groups.outputs + groups.pages + groups.records
@@ -132,18 +132,15 @@ def find(store: RunStore, name: str) -> tuple[RunFile, Path]:
     if match is None:
         raise NotAnArtifact(name)
     try:
-        path = store.artifact_path(name)
-    except StoreError as exc:
+        return match, store.read_unchecked(name)
+    except (OSError, StoreError) as exc:
         raise NotAnArtifact(name) from exc
-    if not path.is_file():
-        raise NotAnArtifact(name)
-    return match, path
 
 
-def shown_text(path: Path) -> str:
+def shown_text(name: str, data: bytes) -> str:
     """The file as text for the browser: JSON pretty-printed, anything else as it is."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
-    if path.suffix == ".json":
+    text = data.decode("utf-8", errors="replace")
+    if name.endswith(".json"):
         try:
             return json.dumps(json.loads(text), ensure_ascii=False, indent=2)
         except ValueError:
@@ -151,10 +148,10 @@ def shown_text(path: Path) -> str:
     return text
 
 
-def log_events(path: Path) -> list[dict[str, Any]]:
+def log_events(data: bytes) -> list[dict[str, Any]]:
     """The decision log as rows: time, event, and the rest of the line as name/value pairs."""
     events = []
-    for number, line in enumerate(path.read_text("utf-8", errors="replace").splitlines(), 1):
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -205,7 +202,7 @@ def _page_titles(store: RunStore) -> dict[str, str]:
 def _measured(store: RunStore, name: str) -> RunFile | None:
     """The manifest and the log are not listed in the manifest: measure them here."""
     try:
-        data = (store.path / name).read_bytes()
-    except OSError:
+        data = store.read_unchecked(name)
+    except (OSError, StoreError):
         return None
     return RunFile(name, len(data), hashlib.sha256(data).hexdigest(), DESCRIPTIONS[name])

@@ -143,6 +143,15 @@ def test_a_misspelt_https_setting_stops_the_start_up(tmp_path):
     assert "SECURE_SSL_REDIRECT must be a boolean (true/false), got 'maybe'" in proc.stderr
 
 
+@pytest.mark.parametrize("value", ["ftp://bucket/runs", "s3://", "/srv/runs"])
+def test_a_runs_store_that_is_neither_a_folder_nor_a_bucket_stops_the_start_up(tmp_path, value):
+    proc = python(tmp_path, "pass", RUNS_STORE=value)
+    assert proc.returncode != 0
+    assert "RUNS_STORE must be unset, file: (run folders in RUNS_DIR) or s3://bucket/prefix" in (
+        proc.stderr
+    )
+
+
 def test_env_example_lists_every_variable_the_settings_read():
     source = (Path(settings.BASE_DIR) / "research" / "settings.py").read_text(encoding="utf-8")
     read = set(re.findall(r"env_\w+\(\s*\"([A-Z_]+)\"", source))

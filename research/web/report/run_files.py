@@ -80,7 +80,7 @@ class RunFiles:
 
 
 def report_ready(store: RunStore) -> bool:
-    return all(store.artifact_path(name).is_file() for name in REPORT_FILES)
+    return all(store.has(name) for name in REPORT_FILES)
 
 
 def load(store: RunStore) -> RunFiles:

@@ -102,7 +102,7 @@ def _plan(store: RunStore) -> Plan | None:
 
 
 def _crosscheck(store: RunStore) -> Crosscheck | None:
-    if not store.artifact_path(CROSSCHECK).is_file():
+    if not store.has(CROSSCHECK):
         return None
     return readers.crosscheck(store)
 
@@ -277,7 +277,7 @@ def evidence(request: HttpRequest, run_id: str, source_id: str) -> HttpResponse:
 def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -> HttpResponse:
     run_id = run.run_id
     plan = _plan(store)
-    if plan is None or not store.artifact_path(NOTES).is_file():
+    if plan is None or not store.has(NOTES):
         return _not_ready(request, run, store)
     notes = readers.notes(store)
     src = next((s for s in notes.sources if s.source_id == source_id), None)
@@ -301,7 +301,7 @@ def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -
 @login_required
 def export_markdown(request: HttpRequest, run_id: str) -> HttpResponse:
     run, store = _owned_run(request, run_id)
-    if not _finished(run, store) or not store.artifact_path(REPORT).is_file():
+    if not _finished(run, store) or not store.has(REPORT):
         return _not_ready(request, run, store, status=409)
     try:
         report_text = readers.report(store)

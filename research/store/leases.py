@@ -1,0 +1,149 @@
+"""A run's lock when runs are kept in a bucket: a lease in Redis, fenced.
+
+A kernel lock needs a shared folder; a lease needs only the broker's Redis. Taking the
+lease gives a fencing token, one more than any before it on that run (INCR), and sets the
+lease key to it with a time to live. While the lease is held, a heartbeat thread renews the
+time to live; a killed holder stops renewing, and the lease lapses after STAGE_LEASE
+seconds. A holder that was only slow (a long pause, a lost network) may still believe it
+holds the run after a later worker took it: every write it makes carries its token, and
+the store refuses it once a higher token exists (research.store.s3).
+
+The manifest's read-modify-writes, and the log's appends, are done under a short mutex in
+the same Redis, so two writers never lose each other's updates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import redis
+
+from research.store.errors import LeaseLost, RunLocked, StoreUnavailable
+
+# Take the lease if nobody holds it: the next token, set with a time to live.
+_ACQUIRE = """
+if redis.call('exists', KEYS[1]) == 1 then return 0 end
+local token = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], token, 'px', ARGV[1])
+return token
+"""
+# Renew or release only the lease this holder still has.
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+# A mutex is held for one manifest update or log append; if its holder dies it lapses.
+MUTEX_TTL = 30.0
+POLL = 0.02
+
+
+class Lease:
+    """A held lease: its token, and the heartbeat that keeps it alive."""
+
+    def __init__(self, leases: Leases, key: str, token: int) -> None:
+        self.leases, self.key, self.token = leases, key, token
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"lease-{key}", daemon=True)
+        self._thread.start()
+
+    def _beat(self) -> None:
+        every = self.leases.ttl / 3
+        while not self._stop.wait(every):
+            try:
+                if not self.leases.renew(self.key, self.token):
+                    self.lost.set()
+                    return
+            except StoreUnavailable:
+                continue  # a missed renewal; the lease lapses only if they keep failing
+
+    def release(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        with contextlib.suppress(StoreUnavailable):
+            self.leases.call(_RELEASE, [self.key], [self.token])
+
+
+class Leases:
+    """Leases, fencing tokens and mutexes for the runs under one bucket prefix."""
+
+    def __init__(self, url: str, namespace: str, ttl: float) -> None:
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            raise StoreUnavailable(
+                "runs kept in a bucket (RUNS_STORE=s3://...) take their locks in Redis, "
+                f"but the broker is not Redis (CELERY_BROKER_URL={url.split('://')[0]}://...)"
+            )
+        self.client = redis.Redis.from_url(url)
+        self.namespace, self.ttl = namespace, ttl
+
+    def keys(self, run_id: str) -> tuple[str, str, str]:
+        """The lease, the fencing counter and the manifest mutex of a run."""
+        base = f"verdict:runs:{self.namespace}:{run_id}"
+        return f"{base}:lease", f"{base}:fence", f"{base}:mutex"
+
+    def call(self, script: str, keys: list[str], args: list[object]) -> int:
+        try:
+            return int(self.client.eval(script, len(keys), *keys, *args))
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
+
+    def acquire(self, run_id: str, wait: float) -> Lease:
+        lease_key, fence_key, _ = self.keys(run_id)
+        deadline = time.monotonic() + wait
+        while True:
+            token = self.call(_ACQUIRE, [lease_key, fence_key], [int(self.ttl * 1000)])
+            if token:
+                return Lease(self, lease_key, token)
+            if time.monotonic() >= deadline:
+                raise RunLocked(f"run {run_id} is being worked on")
+            time.sleep(0.05)
+
+    def renew(self, key: str, token: int) -> bool:
+        return bool(self.call(_RENEW, [key], [token, int(self.ttl * 1000)]))
+
+    def held(self, run_id: str) -> bool:
+        try:
+            return bool(self.client.exists(self.keys(run_id)[0]))
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
+
+    def current(self, run_id: str) -> int:
+        """The latest token given out on the run: 0 before any."""
+        try:
+            return int(self.client.get(self.keys(run_id)[1]) or 0)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
+
+    def check(self, run_id: str, token: int) -> None:
+        """LeaseLost when a later holder took the run after `token` was given."""
+        latest = self.current(run_id)
+        if latest > token:
+            raise LeaseLost(
+                f"run {run_id}: lease lost; another worker took the run (token {latest}, "
+                f"this worker's {token}), so this write was refused"
+            )
+
+    @contextlib.contextmanager
+    def mutex(self, run_id: str) -> Iterator[None]:
+        key, mine = self.keys(run_id)[2], uuid.uuid4().hex
+        deadline = time.monotonic() + MUTEX_TTL * 2
+        try:
+            while not self.client.set(key, mine, nx=True, px=int(MUTEX_TTL * 1000)):
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(f"run {run_id}: its manifest stayed locked")
+                time.sleep(POLL)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
+        try:
+            yield
+        finally:
+            with contextlib.suppress(StoreUnavailable):
+                self.call(_RELEASE, [key], [mine])

@@ -1,0 +1,101 @@
+"""Whole runs with RUNS_STORE=s3://...: the same files as in a run folder, read by the same
+pages, found by the same recovery scan."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+from research.models import Run
+from research.runs import recovery
+from research.store import store_for
+from tests.runs import CORPUS_EN, QUESTION, assert_artifacts_intact, drive, new_run
+
+# What differs between any two runs of one question: the run's own id (report.md names it)
+# and how long each search took (round_1_candidates.json).
+ELAPSED = re.compile(rb'"elapsed_ms": \d+')
+
+
+def research(*args: str) -> str:
+    out = io.StringIO()
+    call_command("research", *args, stdout=out, no_color=True)
+    return out.getvalue()
+
+
+def cli_run() -> tuple[str, str]:
+    output = research(QUESTION, "--source", f"local:{CORPUS_EN}")
+    return re.search(r"^Run (\w+): ", output, re.MULTILINE).group(1), output
+
+
+def files_of(run_id: str) -> dict[str, tuple[str, str]]:
+    """Each artifact the manifest lists: (its sha256 there, the sha256 of its bytes as read
+    through the store, with the run id and search times written the same way)."""
+    store = store_for(run_id)
+    found = {}
+    for entry in store.index()["artifacts"]:
+        data = store.read_bytes(entry["name"])  # checked against the manifest's sha256
+        data = ELAPSED.sub(b'"elapsed_ms": 0', data.replace(run_id.encode(), b"RUN-ID"))
+        found[entry["name"]] = (entry["sha256"], hashlib.sha256(data).hexdigest())
+    return found
+
+
+@pytest.mark.django_db
+def test_a_run_kept_in_a_bucket_writes_the_same_files_as_in_a_folder(
+    runs_dir, s3_runs, settings, django_user_model
+):
+    django_user_model.objects.create_superuser("root", password="x" * 12)
+    settings.RUNS_STORE = ""
+    in_folder, _ = cli_run()
+    settings.RUNS_STORE = s3_runs.runs_store
+    in_bucket, output = cli_run()
+
+    where = f"s3://{s3_runs.name}/verdict/runs/{in_bucket}"
+    assert f"Run {in_bucket}: {where}" in output
+    assert f"Report: {where}/report.md" in output
+    assert Run.objects.get(run_id=in_bucket).status == Run.Status.DONE
+    assert not (runs_dir / in_bucket).exists(), "nothing of the bucket's run is in a folder"
+    assert f"verdict/runs/{in_bucket}/report.md" in s3_runs.object_keys()
+
+    bucket_files = files_of(in_bucket)
+    settings.RUNS_STORE = ""
+    folder_files = files_of(in_folder)
+    assert sorted(bucket_files) == sorted(folder_files)
+    assert len(bucket_files) > 8
+    for name, (recorded, normalised) in folder_files.items():
+        assert bucket_files[name][1] == normalised, name
+        if name not in ("report.md", "round_1_candidates.json"):
+            assert bucket_files[name][0] == recorded, f"{name} differs byte for byte"
+
+
+@pytest.mark.django_db
+def test_the_pages_of_a_run_kept_in_a_bucket_show_its_files(s3_runs, ada, ada_client):
+    run = new_run(owner=ada)
+    drive(run.run_id)
+    store = store_for(run.run_id)
+    assert_artifacts_intact(store)
+
+    listing = ada_client.get(f"/runs/{run.run_id}/artifacts/")
+    assert listing.status_code == 200
+    assert "round_5_decision.json" in listing.content.decode()
+    shown = ada_client.get(f"/runs/{run.run_id}/artifacts/view/log.jsonl")
+    assert shown.status_code == 200 and "run_created" in shown.content.decode()
+    download = ada_client.get(f"/runs/{run.run_id}/artifacts/download/report.md")
+    assert b"".join(download.streaming_content) == store.read_bytes("report.md")
+    report = ada_client.get(f"/runs/{run.run_id}/report/")
+    assert report.status_code == 200
+    export = ada_client.get(f"/runs/{run.run_id}/export.md")
+    assert export.status_code == 200 and "# Decision report" in export.content.decode()
+
+
+@pytest.mark.django_db
+def test_recovery_finds_a_run_left_mid_stage_in_the_bucket_once_its_lease_is_gone(s3_runs, ada):
+    run = new_run(owner=ada)
+    store = store_for(run.run_id)
+    store.update_index(lambda index: index["stages"]["retrieve"].update(status="running"))
+    with store.lock():
+        assert recovery.orphaned_runs() == []
+    assert recovery.orphaned_runs() == [(run.run_id, "retrieve")]
