@@ -468,14 +468,32 @@ def deployment(
 # --- the benchmark -------------------------------------------------------------------------
 
 
-def time_runs(deployed: Deployment, runs: int, timeout: float = 1800.0) -> tuple[float, int]:
-    """Seconds from the first question asked to the last of `runs` runs finished, and how
-    many failed."""
+@dataclass(frozen=True)
+class Timing:
+    workers: int
+    runs: int
+    asked: float  # seconds to ask them all through the form
+    finished: float  # seconds from the first asked to the last finished
+    failed: int
+
+    def line(self) -> str:
+        plural = "s" if self.workers > 1 else " "
+        return (
+            f"  {self.workers} worker{plural}: {self.finished:6.1f} s "
+            f"({self.finished / self.runs:4.1f} s a run; asked in {self.asked:4.1f} s)"
+            + (f", {self.failed} FAILED" if self.failed else "")
+        )
+
+
+def time_runs(deployed: Deployment, runs: int, timeout: float = 1800.0) -> Timing:
+    """Ask `runs` runs at once and time them to the last one finished."""
     client = deployed.browser()
     started = time.monotonic()
     ids = [deployed.ask(client, ASKS[n % len(ASKS)]) for n in range(runs)]
+    asked = time.monotonic() - started
     found = deployed.wait_finished(ids, timeout)
-    return time.monotonic() - started, sum(s == "failed" for s, _ in found.values())
+    failed = sum(s == "failed" for s, _ in found.values())
+    return Timing(len(deployed.workers), runs, asked, time.monotonic() - started, failed)
 
 
 def main(argv: list[str]) -> int:
@@ -485,20 +503,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--shared-folder", action="store_true", help="RUNS_DIR, not S3")
+    parser.add_argument(
+        "--latency", type=float, default=0.3, help="seconds each search and page takes"
+    )
     args = parser.parse_args(argv)
     web = LocalWeb().start()
     cluster = Cluster()
     cluster.start()
     try:
-        source = serve_pages(web)
-        print(f"{args.runs} runs asked through the web form, each worker a host of its own:")
+        source = serve_pages(web, delay=args.latency)
+        store = "one shared folder" if args.shared_folder else "a bucket (moto)"
+        print(
+            f"{args.runs} runs asked through the web form, runs kept in {store}, each worker "
+            f"a host of its own, {args.latency * 1000:.0f} ms a search or page:"
+        )
         for count in args.workers:
             with deployment(cluster, source, count, s3=not args.shared_folder) as deployed:
-                seconds, failed = time_runs(deployed, args.runs)
-            print(
-                f"  {count} worker{'s' if count > 1 else ' '}: {seconds:6.1f} s "
-                f"({seconds / args.runs:4.1f} s a run)" + (f", {failed} FAILED" if failed else "")
-            )
+                print(time_runs(deployed, args.runs).line(), flush=True)
     finally:
         cluster.stop()
         web.stop()
