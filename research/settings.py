@@ -365,6 +365,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # One line per HTTP request drowns the pipeline's own messages.
-    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
+    # One line per HTTP request (or per bucket client made) drowns the pipeline's own messages.
+    "loggers": {name: {"level": "WARNING"} for name in ("httpx", "httpcore", "botocore", "boto3")},
 }

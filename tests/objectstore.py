@@ -56,7 +56,8 @@ class Bucket:
 @pytest.fixture
 def s3_runs(s3_endpoint, redis_url, settings, monkeypatch) -> Bucket:
     """Runs kept in a new bucket of the local S3 service, their leases in the test's Redis
-    and lasting STAGE_LEASE = 2 s."""
+    and lasting STAGE_LEASE = 5 s: short, yet long enough for a new process on a busy machine
+    to renew its lease before it lapses."""
     for name, value in CREDENTIALS.items():
         monkeypatch.setenv(name, value)
     client = boto3.client("s3", endpoint_url=s3_endpoint)
@@ -65,5 +66,5 @@ def s3_runs(s3_endpoint, redis_url, settings, monkeypatch) -> Bucket:
     settings.RUNS_STORE = bucket.runs_store
     settings.S3_ENDPOINT_URL = s3_endpoint
     settings.CELERY_BROKER_URL = redis_url
-    settings.STAGE_LEASE = 2.0
+    settings.STAGE_LEASE = 5.0
     return bucket

@@ -31,11 +31,29 @@ local token = redis.call('incr', KEYS[2])
 redis.call('set', KEYS[1], token, 'px', ARGV[1])
 return token
 """
-# Renew or release only the lease this holder still has.
+# A held lease's token raised above `floor`: after Redis lost its counters (a restart
+# without persistence), the next token must still be above the one the manifest records.
+_RAISE = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(redis.call('get', KEYS[2]) or '0') < tonumber(ARGV[2]) then
+  redis.call('set', KEYS[2], ARGV[2])
+end
+local token = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], token, 'px', ARGV[3])
+return token
+"""
+# Renew only the lease this holder still has; one that lapsed while nobody else took the
+# run (its token is still the latest) is taken back.
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not holder and redis.call('get', KEYS[2]) == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+  return 1
+end
 return 0
 """
+# Release only the lease this holder still has.
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
@@ -48,18 +66,19 @@ POLL = 0.02
 class Lease:
     """A held lease: its token, and the heartbeat that keeps it alive."""
 
-    def __init__(self, leases: Leases, key: str, token: int) -> None:
-        self.leases, self.key, self.token = leases, key, token
+    def __init__(self, leases: Leases, run_id: str, token: int) -> None:
+        self.leases, self.run_id, self.token = leases, run_id, token
+        self.key = leases.keys(run_id)[0]
         self.lost = threading.Event()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"lease-{key}", daemon=True)
+        self._thread = threading.Thread(target=self._beat, name=f"lease-{run_id}", daemon=True)
         self._thread.start()
 
     def _beat(self) -> None:
         every = self.leases.ttl / 3
         while not self._stop.wait(every):
             try:
-                if not self.leases.renew(self.key, self.token):
+                if not self.leases.renew(self.run_id, self.token):
                     self.lost.set()
                     return
             except StoreUnavailable:
@@ -101,13 +120,23 @@ class Leases:
         while True:
             token = self.call(_ACQUIRE, [lease_key, fence_key], [int(self.ttl * 1000)])
             if token:
-                return Lease(self, lease_key, token)
+                return Lease(self, run_id, token)
             if time.monotonic() >= deadline:
                 raise RunLocked(f"run {run_id} is being worked on")
             time.sleep(0.05)
 
-    def renew(self, key: str, token: int) -> bool:
-        return bool(self.call(_RENEW, [key], [token, int(self.ttl * 1000)]))
+    def raise_above(self, run_id: str, lease: Lease, floor: int) -> None:
+        """Give the held `lease` a token above `floor`, the last the run's manifest records."""
+        lease_key, fence_key, _ = self.keys(run_id)
+        ttl = int(self.ttl * 1000)
+        token = self.call(_RAISE, [lease_key, fence_key], [lease.token, floor, ttl])
+        if not token:
+            raise LeaseLost(f"run {run_id}: lease lost while it was being taken")
+        lease.token = token
+
+    def renew(self, run_id: str, token: int) -> bool:
+        lease_key, fence_key, _ = self.keys(run_id)
+        return bool(self.call(_RENEW, [lease_key, fence_key], [token, int(self.ttl * 1000)]))
 
     def held(self, run_id: str) -> bool:
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import threading
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from research.names import INDEX
 from research.store.errors import LeaseLost, StoreUnavailable
 from research.store.files import check_artifact_name, check_run_id
 from research.store.leases import Lease, Leases
@@ -176,6 +178,13 @@ class S3Backend:
     @contextlib.contextmanager
     def lock(self, wait: float = 0.0) -> Iterator[None]:
         lease = self.leases.acquire(self.run_id, wait)
+        try:
+            recorded = self._recorded_fence()
+            if recorded >= lease.token:
+                self.leases.raise_above(self.run_id, lease, recorded)
+        except BaseException:
+            lease.release()
+            raise
         self._lease = lease
         try:
             yield
@@ -185,6 +194,15 @@ class S3Backend:
 
     def is_locked(self) -> bool:
         return self.leases.held(self.run_id)
+
+    def _recorded_fence(self) -> int:
+        """The token the manifest was last written under; 0 when it names none or cannot
+        be read (then there is nothing of a holder's to protect)."""
+        try:
+            fence = json.loads(self.read(INDEX)).get("fence")
+        except (OSError, ValueError, AttributeError):
+            return 0
+        return fence if isinstance(fence, int) else 0
 
     @contextlib.contextmanager
     def mutex(self) -> Iterator[None]:

@@ -46,7 +46,7 @@ class CorpusRunner:
                 else Path(stack.enter_context(tempfile.TemporaryDirectory()))
             )
             runs.mkdir(parents=True, exist_ok=True)
-            stack.enter_context(override_settings(RUNS_DIR=runs))
+            stack.enter_context(override_settings(RUNS_DIR=runs, RUNS_STORE=""))  # read as folders
             scores = [self._score_topic(topic) for topic in chosen]
         self._print(scores)
         if self.json_path:

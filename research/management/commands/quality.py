@@ -19,6 +19,7 @@ from django.test import override_settings
 
 from research.models import Run
 from research.store import StoreError, store_for
+from research.store.backends import runs_root
 
 FIXTURES = Path(settings.BASE_DIR) / "tests" / "fixtures"
 PAIR_SETS = [FIXTURES / "claim_pairs.jsonl", FIXTURES / "claim_pairs_holdout.jsonl"]
@@ -81,7 +82,9 @@ class Command(BaseCommand):
         for pairs in opts["pairs"] or [str(p) for p in PAIR_SETS]:
             self._pair_figures(Path(pairs), opts["misses"])
         self.stdout.write("Report quotes verified against stored sources:")
-        with tempfile.TemporaryDirectory() as tmp, override_settings(RUNS_DIR=Path(tmp)):
+        # Measured in a throwaway folder, wherever the deployment keeps its runs.
+        temporary = tempfile.TemporaryDirectory()
+        with temporary as tmp, override_settings(RUNS_DIR=Path(tmp), RUNS_STORE=""):
             for question, dims, corpus in QUESTIONS:
                 self._report_figures(question, dims, corpus)
 
@@ -94,7 +97,7 @@ class Command(BaseCommand):
         except StoreError as exc:
             raise CommandError(str(exc)) from exc
         if lines is None:
-            raise CommandError(f"no run {run_id!r} in {settings.RUNS_DIR}")
+            raise CommandError(f"no run {run_id!r} in {runs_root().location}")
         text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
         if out:
             Path(out).write_text(text, encoding="utf-8")

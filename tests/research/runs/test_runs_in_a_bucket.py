@@ -6,14 +6,25 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import time
 
 import pytest
 from django.core.management import call_command
 
 from research.models import Run
-from research.runs import recovery
+from research.runs import recovery, tasks
 from research.store import store_for
-from tests.runs import CORPUS_EN, QUESTION, assert_artifacts_intact, drive, new_run
+from tests.objectstore import CREDENTIALS
+from tests.processes import wait_until
+from tests.runs import (
+    CORPUS_EN,
+    QUESTION,
+    assert_artifacts_intact,
+    drive,
+    new_run,
+    serve_pages,
+    served_run,
+)
 
 # What differs between any two runs of one question: the run's own id (report.md names it)
 # and how long each search took (round_1_candidates.json).
@@ -49,9 +60,13 @@ def test_a_run_kept_in_a_bucket_writes_the_same_files_as_in_a_folder(
 ):
     django_user_model.objects.create_superuser("root", password="x" * 12)
     settings.RUNS_STORE = ""
+    started = time.monotonic()
     in_folder, _ = cli_run()
+    folder_took = time.monotonic() - started
     settings.RUNS_STORE = s3_runs.runs_store
     in_bucket, output = cli_run()
+    bucket_took = time.monotonic() - started - folder_took
+    print(f"\none CLI run: {folder_took:.1f} s in a folder, {bucket_took:.1f} s in a bucket")
 
     where = f"s3://{s3_runs.name}/verdict/runs/{in_bucket}"
     assert f"Run {in_bucket}: {where}" in output
@@ -99,3 +114,41 @@ def test_recovery_finds_a_run_left_mid_stage_in_the_bucket_once_its_lease_is_gon
     with store.lock():
         assert recovery.orphaned_runs() == []
     assert recovery.orphaned_runs() == [(run.run_id, "retrieve")]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_with_no_runs_folder_of_its_own_runs_a_run_kept_in_a_bucket(
+    s3_runs, workers, testweb, tmp_path
+):
+    scratch = tmp_path / "worker-runs"  # the worker's own RUNS_DIR, never written
+    env = {"RUNS_STORE": s3_runs.runs_store, "S3_ENDPOINT_URL": s3_runs.endpoint}
+    workers.start(RUNS_DIR=str(scratch), STAGE_LEASE="5", **env, **CREDENTIALS)
+    run = served_run(serve_pages(testweb, delay=0))
+    tasks.start(run.run_id)
+    wait_until(lambda: Run.objects.get(pk=run.pk).status in ("done", "failed"), 120, "the run")
+
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    store = store_for(run.run_id)
+    assert_artifacts_intact(store)
+    assert "## Recommendation" in store.read_text("report.md")
+    assert store.index()["fence"] >= 5, "each stage was written under its own lease"
+    assert not scratch.exists() or not any(scratch.iterdir())
+
+
+@pytest.mark.django_db
+def test_a_damaged_manifest_in_a_bucket_is_rebuilt_and_kept_beside_it(s3_runs, ada):
+    run = new_run(owner=ada)
+    drive(run.run_id)
+    store = store_for(run.run_id)
+    store.backend.write("index.json", b'{"run_id": "x", "stag')  # as a bad hand edit would
+
+    output = research("--resume", run.run_id)
+
+    assert "index.json is damaged: it is not valid JSON" in output
+    assert "rebuilt the manifest; every stage's output is sound" in output
+    kept = s3_runs.get(f"verdict/runs/{run.run_id}/index.json.damaged")
+    assert kept == b'{"run_id": "x", "stag'
+    assert store.index()["params"]["question"] == QUESTION
+    assert_artifacts_intact(store)
