@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 
 from research.env import database_url
-from tests.postgres import on_postgres
+from tests.postgres import on_postgres, start_cluster
 from tests.research.test_settings import python
+from tools.fakes import postgres as fake_postgres
 
 
 @pytest.mark.django_db
@@ -57,3 +58,15 @@ def test_a_misspelt_connection_age_stops_the_start_up(tmp_path):
 def test_a_worker_started_by_a_test_is_handed_the_same_database(url):
     handed = database_url(dj_database_url.parse(url))
     assert dj_database_url.parse(handed) == dj_database_url.parse(url)
+
+
+def test_without_postgresql_its_tests_skip_saying_why_and_fail_where_it_is_required(
+    monkeypatch,
+):
+    monkeypatch.setattr(fake_postgres, "server_programs", lambda: None)
+    monkeypatch.delenv("VERDICT_REQUIRE_POSTGRES", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no initdb found"):
+        start_cluster()
+    monkeypatch.setenv("VERDICT_REQUIRE_POSTGRES", "1")
+    with pytest.raises(pytest.fail.Exception, match="VERDICT_REQUIRE_POSTGRES is set"):
+        start_cluster()
