@@ -215,7 +215,7 @@ class Heartbeat:
     def _beat(self) -> None:
         failing = False
         while not self._stop.wait(self.every):
-            if not self.store.exists():
+            if self._gone():
                 return  # the run folder is gone: the stage fails at its next write
             try:
                 transition(
@@ -228,6 +228,14 @@ class Heartbeat:
                         "heartbeat of %s/%s failed: %s", self.store.run_id, self.stage, exc
                     )
                 failing = True
+
+    def _gone(self) -> bool:
+        """Whether the run is no longer there; a bucket that does not answer for a moment
+        is not a run that is gone (the beat after it tries again)."""
+        try:
+            return not self.store.exists()
+        except StoreError:
+            return False
 
 
 def pause_point(run_id: str, point: str) -> None:

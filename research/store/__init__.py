@@ -1,5 +1,6 @@
-"""The run store: a run's folder, its artifacts, manifest and log (run_store), the folder's
-safe files and locks (files), what can go wrong (errors), and each artifact read as its
+"""The run store: a run's artifacts, manifest and log (run_store) over where they are kept
+(backends): a folder's safe files and kernel locks (files), or a bucket's objects (s3) with
+fenced Redis leases (leases); what can go wrong (errors), and each artifact read as its
 model (readers)."""
 
 from research.names import INDEX, INDEX_LOCK, LOCK, LOG

@@ -22,7 +22,7 @@ from research.models import Run
 from research.questions import Submission
 from research.runs import broker, execute, loop, registry, rows, tasks
 from research.store import RunStore, store_for
-from research.store import run_store as store_module
+from research.store import files as store_module  # where the run folder's writes are made
 from tests.processes import wait_until
 
 
