@@ -29,8 +29,18 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(DEV_STAMP)
 
+# The tests that lean on the database (the run engine's rows, recovery, accounts, the run
+# pages) run a second time on PostgreSQL, on a cluster the tests start themselves; without
+# PostgreSQL's server programs they are skipped, saying why (tests/postgres.py).
+POSTGRES_TESTS := tests/research/test_database.py tests/research/test_services.py \
+	tests/research/test_accounts.py tests/research/test_selectors.py \
+	tests/research/test_reask.py tests/research/runs/test_recovery.py \
+	tests/research/runs/test_worker.py tests/research/web/test_run_page.py \
+	tests/research/web/test_runs_list.py tests/research/web/test_ownership.py
+
 test: $(DEV_STAMP) $(MO)
 	$(BIN)/python -m pytest
+	VERDICT_TEST_DATABASE=postgres $(BIN)/python -m pytest -p no:cacheprovider $(POSTGRES_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -202,3 +202,15 @@ def local_in_project(spec: str, base: Path) -> str:
     if folder.startswith("~") or Path(folder).is_absolute():
         return spec
     return f"local:{(base / folder).resolve()}"
+
+
+def database_url(database: dict) -> str:
+    """The DATABASE_URL that names `database` (a DATABASES entry), for a child process
+    that must open the same database: a worker started by a test or a benchmark."""
+    if database["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{database['NAME']}"
+    user = quote(str(database.get("USER") or ""), safe="")
+    password = quote(str(database.get("PASSWORD") or ""), safe="")
+    login = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{login}{database.get('HOST') or ''}{port}/{database['NAME']}"

@@ -107,14 +107,26 @@ TEMPLATES = [
     },
 ]
 
+# SQLite (the default, one machine) or PostgreSQL (postgres://USER:PASSWORD@HOST:PORT/NAME),
+# which every process of a deployment past one machine shares.
+# Seconds a process keeps its database connection open between requests and tasks; 0 opens
+# one for each. A kept connection is checked before it is used again, so a restarted
+# database costs one reconnection, not an error page.
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 0, minimum=0)
 DATABASES = {
     "default": in_project(
         dj_database_url.parse(
-            env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=0
+            env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+            conn_max_age=CONN_MAX_AGE,
+            conn_health_checks=True,
         ),
         BASE_DIR,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database host that does not answer fails the request in seconds, saying so, instead
+    # of hanging it for the system's TCP timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 10)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web process and the worker share one SQLite file; wait for locks instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

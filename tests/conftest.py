@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-pytest_plugins = ["tests.testweb", "tests.processes", "tests.objectstore"]
+pytest_plugins = ["tests.testweb", "tests.processes", "tests.postgres", "tests.objectstore"]
 
 PASSWORD = "correct horse battery"
 

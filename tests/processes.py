@@ -18,6 +18,7 @@ import redis
 from django.conf import settings
 
 from research.celery import app as celery_app
+from research.env import database_url
 
 
 def wait_until(check: Callable[[], object], timeout: float, what: str) -> object:
@@ -116,7 +117,7 @@ class Workers:
             **os.environ,
             "REDIS_URL": redis_url,
             "RUNS_DIR": str(runs_dir),
-            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+            "DATABASE_URL": database_url(settings.DATABASES["default"]),
             "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32",
             "RETRY_BASE_DELAY": "0",
             "CELERY_TASK_ALWAYS_EAGER": "false",

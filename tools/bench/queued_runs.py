@@ -35,6 +35,7 @@ from django.utils import timezone
 from research import services
 from research.artifacts import Question
 from research.celery import app as celery_app
+from research.env import database_url
 from research.models import Run
 from research.runs import tasks
 
@@ -150,7 +151,7 @@ def _workers(
         **extra,
         "REDIS_URL": url,
         "RUNS_DIR": str(runs_dir),
-        "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        "DATABASE_URL": database_url(settings.DATABASES["default"]),
         "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32",
         "CELERY_TASK_ALWAYS_EAGER": "false",
     }

@@ -160,24 +160,7 @@ class Command(BaseCommand):
         children.append(
             Child("beat", "Celery beat", beat, env=env, out=out, death_signal=signal.SIGKILL)
         )
-        web = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "research.asgi:application",
-            "--host",
-            opts["host"],
-            "--port",
-            str(opts["port"]),
-            # The MCP endpoint's session managers live in the lifespan (research/asgi.py).
-            "--lifespan",
-            "on",
-            # Open MCP streams (GET /mcp) would hold a shutdown up until the supervisor's
-            # SIGKILL; after this many seconds they are closed.
-            "--timeout-graceful-shutdown",
-            "5",
-            *proxy_arguments(),
-        ]
+        web = web_argv(opts["host"], opts["port"])
         children.append(Child("web", "The web server", web, env=env, out=out))
         return children
 
@@ -221,6 +204,28 @@ class Command(BaseCommand):
                         "stopped the others. Its last lines are above."
                     )
             time.sleep(0.5)  # a signal ends the sleep, and its handler raises Stop
+
+
+def web_argv(host: str, port: int) -> list[str]:
+    """The web server: `serve` starts it beside the others, `manage.py web` alone."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "research.asgi:application",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        # The MCP endpoint's session managers live in the lifespan (research/asgi.py).
+        "--lifespan",
+        "on",
+        # Open MCP streams (GET /mcp) would hold a shutdown up until the supervisor's
+        # SIGKILL; after this many seconds they are closed.
+        "--timeout-graceful-shutdown",
+        "5",
+        *proxy_arguments(),
+    ]
 
 
 def proxy_options() -> dict[str, Any]:
