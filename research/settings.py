@@ -242,6 +242,13 @@ MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
 MAX_PAGES = env_int("MAX_PAGES", 30, minimum=1)
 MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
+# A run that reads more pages than DEEPREAD_SPLIT_PAGES has its deep-read spread over the
+# workers: parts of DEEPREAD_PART_PAGES pages, each fetched and read by whichever worker is
+# free, then merged (research.runs.chord). Reading a 30,000-character page costs about a
+# quarter of a CPU second, so a run at the default MAX_PAGES stays one task; past 40 pages
+# the parts' reading outweighs the cost of handing them out.
+DEEPREAD_SPLIT_PAGES = env_int("DEEPREAD_SPLIT_PAGES", 40, minimum=1)
+DEEPREAD_PART_PAGES = env_int("DEEPREAD_PART_PAGES", 20, minimum=1)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
 # Network behaviour (DESIGN sections 3 and 4).

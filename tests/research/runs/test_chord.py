@@ -1,0 +1,78 @@
+"""A deep-read of many pages read in parts, one after another in-process, and merged: the
+same pages and notes as one reading of all of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.names import NOTES, NOTES_MD, PAGES_DIR, PARTS_DIR
+from research.runs import execute, manifest
+from research.store import RunStore, store_for
+from tests.runs import drive, events, serve_many_pages, served_run
+
+pytestmark = pytest.mark.django_db
+
+STAGES_BEFORE = ("retrieve", "filter")
+
+
+def deepread_files(store: RunStore) -> dict[str, bytes]:
+    """What deep-read leaves for the stages after it: the stored pages and the notes."""
+    names = [n for n in store.artifact_names() if n.startswith(f"{PAGES_DIR}/")]
+    return {name: store.read_bytes(name) for name in [*sorted(names), NOTES, NOTES_MD]}
+
+
+def read_once(base: str, settings, split: int, part: int) -> RunStore:
+    settings.DEEPREAD_SPLIT_PAGES, settings.DEEPREAD_PART_PAGES = split, part
+    run = served_run(base)
+    drive(run.run_id)
+    return store_for(run.run_id)
+
+
+@pytest.fixture
+def base(testweb, allow_loopback) -> str:
+    return serve_many_pages(testweb, count=10)
+
+
+def test_a_deep_read_in_parts_writes_the_same_pages_and_notes_as_one_reading(base, settings):
+    whole = read_once(base, settings, split=100, part=100)
+    parted = read_once(base, settings, split=4, part=3)
+
+    assert deepread_files(parted) == deepread_files(whole)
+    parts = parted.index()["stages"]["deepread"]["parts"]
+    assert len(parts["shares"]) == 4 and parts["done"] == [0, 1, 2, 3]
+    recorded = [n for n in parted.artifact_names() if n.startswith(f"{PARTS_DIR}/")]
+    assert recorded == [f"{PARTS_DIR}/{n}.json" for n in range(4)]
+    assert not any(n.startswith(f"{PARTS_DIR}/") for n in whole.artifact_names())
+    # What makes the merge more than gluing parts together: a copy found across parts, and
+    # a name for an option that only one part's page gives, read into every part's pages.
+    notes = parted.read_json(NOTES)
+    assert any(s["duplicate_of"] for s in notes["sources"])
+    assert notes["aliases"] == {"Alderstream": ["Aldra"]}
+    assert parted.read_json(NOTES) == whole.read_json(NOTES)
+
+
+def test_a_part_already_read_is_not_read_again_when_the_run_resumes(base, settings):
+    store = read_once(base, settings, split=4, part=3)
+    # As if the worker had died after two parts: the stage running, parts 2 and 3 not done.
+    store.update_index(lambda index: index["stages"]["deepread"]["parts"].update(done=[0, 1]))
+    manifest.mark_stage(store, "deepread", status="running")
+    before = store.read_bytes(NOTES)
+    reads = len(events(store, "part_read"))
+
+    execute.execute_stage(store.run_id, "deepread")
+
+    again = [e["part"] for e in events(store, "part_read")[reads:]]
+    assert again == [2, 3]
+    assert store.index()["stages"]["deepread"]["parts"]["done"] == [0, 1, 2, 3]
+    assert store.read_bytes(NOTES) == before
+
+
+def test_a_rerun_from_deep_read_reads_every_part_again(base, settings):
+    store = read_once(base, settings, split=4, part=3)
+    reads = len(events(store, "part_read"))
+    manifest.reset_from(store.run_id, "deepread")
+    assert "parts" not in store.index()["stages"]["deepread"]
+
+    drive(store.run_id)
+
+    assert sorted(e["part"] for e in events(store, "part_read")[reads:]) == [0, 1, 2, 3]
