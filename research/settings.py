@@ -315,7 +315,10 @@ PRIMARY_CACHE_DIR = (
 # Celery and Redis. With REDIS_URL unset, `make run` starts an embedded redis-server.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6390/0")
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = None
+# Results are kept only where a chord needs them: it counts a split deep-read's parts by
+# their results (research.runs.chord); every other task's result is ignored.
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,12 +1,13 @@
-"""A deep-read of many pages read in parts, one after another in-process, and merged: the
-same pages and notes as one reading of all of them."""
+"""A deep-read of many pages read in parts and merged: the same pages and notes as one
+reading of all of them, whether the parts are read in-process one after another or by the
+chord's tasks (research.runs.chord, called here without Celery), each part read once."""
 
 from __future__ import annotations
 
 import pytest
 
 from research.names import NOTES, NOTES_MD, PAGES_DIR, PARTS_DIR
-from research.runs import execute, manifest
+from research.runs import chord, execute, manifest
 from research.store import RunStore, store_for
 from tests.runs import drive, events, serve_many_pages, served_run
 
@@ -76,3 +77,43 @@ def test_a_rerun_from_deep_read_reads_every_part_again(base, settings):
     drive(store.run_id)
 
     assert sorted(e["part"] for e in events(store, "part_read")[reads:]) == [0, 1, 2, 3]
+
+
+def test_the_chord_reads_each_part_once_whoever_asks_and_merges_once_all_are_read(base, settings):
+    whole = read_once(base, settings, split=100, part=100)
+    settings.DEEPREAD_SPLIT_PAGES, settings.DEEPREAD_PART_PAGES = 4, 3
+    run = served_run(base)
+    for stage in STAGES_BEFORE:
+        execute.execute_stage(run.run_id, stage)
+    store = store_for(run.run_id)
+
+    started, missing = chord.start(run.run_id)
+    assert (started.status, missing) == ("split", [0, 1, 2, 3])
+    assert store.index()["stages"]["deepread"]["status"] == "running"
+    # Another worker holds part 1: this one leaves it, and the merge waits for it.
+    with store.lock(part="deepread-1"):
+        assert chord.run_part(run.run_id, 1) == "locked"
+    assert [chord.run_part(run.run_id, n) for n in (0, 2, 3)] == ["done"] * 3
+    assert chord.merge(run.run_id).status == "waiting"
+    assert chord.run_part(run.run_id, 1) == "done"
+    # The same part sent again (its chord sent twice) is not read again.
+    assert chord.run_part(run.run_id, 0) == "skipped"
+    assert chord.merge(run.run_id).status == "done"
+    assert chord.merge(run.run_id).status == "skipped"
+
+    assert sorted(e["part"] for e in events(store, "part_read")) == [0, 1, 2, 3]
+    assert [e["event"] for e in events(store, "part_deferred")] == ["part_deferred"]
+    assert len(events(store, "stage_finished")) == len(STAGES_BEFORE) + 1
+    assert deepread_files(store) == deepread_files(whole)
+
+
+def test_a_part_of_a_run_re_run_meanwhile_is_not_read(base, settings):
+    settings.DEEPREAD_SPLIT_PAGES, settings.DEEPREAD_PART_PAGES = 4, 3
+    run = served_run(base)
+    for stage in STAGES_BEFORE:
+        execute.execute_stage(run.run_id, stage)
+    chord.start(run.run_id)
+    manifest.reset_from(run.run_id, "deepread")
+
+    assert chord.run_part(run.run_id, 0) == "stopped"
+    assert not events(store_for(run.run_id), "part_read")
