@@ -218,3 +218,14 @@ def deepread_merge(self, run_id: str) -> str:
         return "waiting"
     except (StageError, StoreError, SoftTimeLimitExceeded):
         return "failed"
+
+
+# The messages of the tasks a stage spreads over workers, as research.runs.broker names them.
+PART_MESSAGES: dict[str, tuple[str, ...]] = {
+    stage: tuple(
+        task.name.removeprefix("research.")
+        for task in (deepread_part, deepread_merge)
+        if _stage_of(task.name) == stage
+    )
+    for stage in STAGES
+}
