@@ -31,7 +31,7 @@ def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     if len(shares) > 1:
         note_chosen(ctx, [page for share in shares for page in share])
         for number in parts.begin(store, shares):
-            parts.read(store, inputs, number, ctx)
+            parts.read(store, inputs, number, ctx, alone=True)
         return merge(store, ctx, inputs)
     result = deep_read(
         inputs.plan,

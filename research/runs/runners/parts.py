@@ -14,7 +14,8 @@ read before a worker died counts for the next attempt, and a changed share is re
 What one reading of all the pages shares across them is kept so: syndicated copies and the
 options' other names are worked out by the merge from every part; robots.txt is read by
 each part once per site, with the same answer; the per-site limit on requests at once
-(FETCH_PER_HOST) is divided among the parts, which may all be fetching at once.
+(FETCH_PER_HOST) is divided among the parts, which workers may all be fetching at once
+(read in-process, one after another, each part has all of it).
 """
 
 from __future__ import annotations
@@ -112,15 +113,19 @@ def is_done(store: RunStore, number: int, recorded: dict[str, Any] | None = None
     return _load(store, number, recorded["shares"][number]) is not None
 
 
-def read(store: RunStore, inputs: Inputs, number: int, ctx: StageContext) -> dict[str, Any]:
+def read(
+    store: RunStore, inputs: Inputs, number: int, ctx: StageContext, alone: bool = False
+) -> dict[str, Any]:
     """Read part `number`, write what it read, and mark it done. Raises MissingPart when
-    the run's shares no longer match the ones recorded (the run was re-run meanwhile)."""
+    the run's shares no longer match the ones recorded (the run was re-run meanwhile).
+    `alone`: no other part is read meanwhile (in-process), so it may use every request
+    FETCH_PER_HOST allows a site."""
     shares = shares_of(inputs)
     recorded = state(store)
     if recorded is None or recorded["shares"] != _ids(shares) or number >= len(shares):
         raise MissingPart(f"part {number + 1} of deep-read is no longer one of its parts")
     share = shares[number]
-    per_host = max(1, settings.FETCH_PER_HOST // len(shares))
+    per_host = settings.FETCH_PER_HOST if alone else max(1, settings.FETCH_PER_HOST // len(shares))
     floor = WIDER_NET if LLMConfig.from_settings() else MIN_SCORE
     part = read_part(
         inputs.plan,
