@@ -157,14 +157,15 @@ def _merge_locked(store: RunStore, time_limit: TimeLimit | None) -> StageResult:
         return StageResult(STAGE, "skipped")  # merged by an earlier copy of this message
     if status != "running":
         return StageResult(STAGE, "stopped")
-    missing = parts.missing(store)
-    if missing or parts.state(store) is None:
-        store.log("merge_deferred", stage=STAGE, waiting_for=missing)
-        return StageResult(STAGE, "waiting")
     try:
         with Heartbeat(store, STAGE, heartbeat_interval()):
             pause_point(store.run_id, f"{STAGE}:merging")
             counts = deepread.merge(store, StageContext(log=store.log))
+    except parts.MissingPart as exc:
+        # Read by another chord's part still going (this chord's copy found it held): that
+        # chord's merge follows it.
+        store.log("merge_deferred", stage=STAGE, reason=str(exc))
+        return StageResult(STAGE, "waiting")
     except Exception as exc:
         _raise(stage_failed(store, STAGE, exc, time_limit), exc)
     return finish_locked(store, STAGE, counts)

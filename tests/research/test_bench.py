@@ -141,8 +141,9 @@ def test_bench_chord_prints_deep_reads_time_as_one_task_and_on_each_number_of_wo
     rows = {}
     for line in lines[1:]:
         figures = re.fullmatch(
-            r"  (one task|1 worker|2 workers) +([\d.]+) s deep-read \( *[\d.]+ s from queued\) "
-            r"\| +(\d+) part\(s\) \| (\d+) pages read \| +([\d.]+) x the speed of 1 worker",
+            r"  (one task|1 worker|2 workers) +([\d.]+) s deep-read \| +[\d.]+ CPU s in the "
+            r"workers \( *[\d.]+ cores busy\) \| +(\d+) part\(s\) \| (\d+) pages read \| +"
+            r"([\d.]+) x the speed of 1 worker",
             line,
         )
         assert figures, line

@@ -5,9 +5,9 @@ One run of N pages (120 by default) over a local web that answers at once: pages
 the main text and scoring every sentence) is what takes the time. Retrieve and filter run
 here; deep-read runs on real Celery workers: first as one task on one worker (not split),
 then split into parts (a chord) on 1, 2 and 3 worker processes. Each figure is deep-read's
-time as its manifest records it, from the stage's start to its end, with the workers up and
-idle; a second figure counts from the moment the stage was queued. On a machine with fewer
-cores than workers, the time stops falling at the number of cores.
+wall time from the moment it is queued, the workers up and idle, to its end, beside the CPU
+seconds the workers spent meanwhile: their ratio is how many cores were busy reading. On a
+machine with fewer free cores than workers, the time stops falling at the number of cores.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +77,12 @@ class ChordBench:
                     with self._configured(runs, pages):
                         run = self._filtered_run(sources)
                         try:
-                            with _workers(env, count, Path(tmp) / label.replace(" ", "-")):
-                                row = self._deep_read(run)
+                            logs = Path(tmp) / label.replace(" ", "-")
+                            with _workers(env, count, logs) as pids:
+                                row = self._deep_read(run, pids)
                         finally:
                             Run.objects.filter(pk=run.pk).delete()
-                    figures[label] = row["stage"]
+                    figures[label] = row["wall"]
                     self._line(label, row, figures)
         finally:
             web.stop()
@@ -114,24 +114,28 @@ class ChordBench:
             execute_stage(run.run_id, stage)
         return run
 
-    def _deep_read(self, run: Run) -> dict[str, float]:
+    def _deep_read(self, run: Run, pids: list[int]) -> dict[str, float]:
+        """Deep-read's wall time from the moment it is queued (the workers idle) to its
+        end, and the CPU seconds the workers spent meanwhile."""
         store = store_for(run.run_id)
+        cpu = sum(_cpu_seconds(pid) for pid in pids)
         queued = time.monotonic()
         tasks.enqueue(run.run_id, "deepread")
 
         def done() -> bool:
-            status = store.index()["stages"]["deepread"]["status"]
-            if status == "failed":
-                raise RuntimeError(f"deep-read failed: {store.index()['stages']['deepread']}")
-            return status == "done"
+            entry = store.index()["stages"]["deepread"]
+            if entry["status"] == "failed":
+                raise RuntimeError(f"deep-read failed: {entry.get('error')}")
+            return entry["status"] == "done"
 
         _wait_long(done)
-        waited = time.monotonic() - queued
+        wall = time.monotonic() - queued
+        cpu = sum(_cpu_seconds(pid) for pid in pids) - cpu
         entry = store.index()["stages"]["deepread"]
         notes = store.read_json("round_3_notes.json")
         return {
-            "stage": _seconds(entry["started"], entry["finished"]),
-            "queued": waited,
+            "wall": wall,
+            "cpu": cpu,
             "parts": len((entry.get("parts") or {}).get("shares") or [None]),
             "ok": sum(1 for s in notes["sources"] if s["status"] == "OK"),
         }
@@ -139,14 +143,15 @@ class ChordBench:
     def _line(self, label: str, row: dict[str, float], figures: dict[str, float]) -> None:
         base = figures.get("1 worker") or figures["one task"]
         self.write(
-            f"  {label:<10} {row['stage']:6.1f} s deep-read ({row['queued']:6.1f} s from "
-            f"queued) | {int(row['parts']):>2} part(s) | {int(row['ok'])} pages read | "
-            f"{base / row['stage']:4.2f} x the speed of 1 worker"
+            f"  {label:<10} {row['wall']:6.1f} s deep-read | {row['cpu']:6.1f} CPU s in the "
+            f"workers ({row['cpu'] / row['wall']:4.2f} cores busy) | {int(row['parts']):>2} "
+            f"part(s) | {int(row['ok'])} pages read | {base / row['wall']:4.2f} x the speed "
+            "of 1 worker"
         )
 
 
 @contextmanager
-def _workers(extra: dict[str, str], count: int, logs: Path) -> Iterator[None]:
+def _workers(extra: dict[str, str], count: int, logs: Path) -> Iterator[list[int]]:
     """`count` worker processes, up and idle; killed afterwards, whatever stage their run
     is in (the bench times deep-read alone)."""
     from django.conf import settings
@@ -164,7 +169,7 @@ def _workers(extra: dict[str, str], count: int, logs: Path) -> Iterator[None]:
         for n in range(count):
             log = logs / f"worker{n}.log"
             _wait(lambda log=log: " ready." in log.read_text(errors="replace"), "a worker")
-        yield
+        yield [proc.pid for proc in procs]
     finally:
         for proc in procs:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -179,5 +184,8 @@ def _wait_long(check: Callable[[], bool]) -> None:
         time.sleep(0.1)
 
 
-def _seconds(start: str, end: str) -> float:
-    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a worker process so far (a solo pool: it runs the
+    tasks itself)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
