@@ -22,6 +22,7 @@ another worker on it, and does nothing.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -120,7 +121,7 @@ def _run_part_locked(store: RunStore, number: int, time_limit: TimeLimit | None)
     if parts.is_done(store, number, recorded):
         store.log("part_skipped", part=number, reason="already read")
         return "skipped"
-    store.log("part_started", part=number)
+    store.log("part_started", part=number, pid=os.getpid())  # which worker process reads it
     try:
         with Heartbeat(store, STAGE, heartbeat_interval()):
             pause_point(store.run_id, f"{STAGE}:part{number}:running")

@@ -34,6 +34,8 @@ def test_two_workers_read_the_parts_of_one_run_and_merge_what_one_reading_writes
     whole = read_once(base, settings, split=100, part=100)
     first = workers.start(**SPLIT)
     second = workers.start(**SPLIT)
+    for proc in (first, second):
+        workers.wait_ready(proc)
     run = served_run(base)
     tasks.start(run.run_id)
     wait_done(run, SAFETY)
@@ -44,6 +46,8 @@ def test_two_workers_read_the_parts_of_one_run_and_merge_what_one_reading_writes
     assert parts_read(store) == [0, 1, 2, 3]
     assert store.index()["stages"]["deepread"]["parts"]["done"] == [0, 1, 2, 3]
     assert len(events(store, "stage_finished")) == 5
+    # The one that sent the chord was busy sending it while the other, idle, took a part.
+    assert {e["pid"] for e in events(store, "part_started")} == {first.pid, second.pid}
     for proc in (first, second):
         assert proc.poll() is None, workers.log_of(proc)
 
