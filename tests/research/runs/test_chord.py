@@ -4,7 +4,11 @@ chord's tasks (research.runs.chord, called here without Celery), each part read 
 
 from __future__ import annotations
 
+import io
+import re
+
 import pytest
+from django.core.management import call_command
 
 from research.names import NOTES, NOTES_MD, PAGES_DIR, PARTS_DIR
 from research.runs import chord, execute, manifest
@@ -117,3 +121,35 @@ def test_a_part_of_a_run_re_run_meanwhile_is_not_read(base, settings):
 
     assert chord.run_part(run.run_id, 0) == "stopped"
     assert not events(store_for(run.run_id), "part_read")
+
+
+def cli_run(base: str, settings, split: int) -> RunStore:
+    settings.DEEPREAD_SPLIT_PAGES, settings.DEEPREAD_PART_PAGES = split, 3
+    out = io.StringIO()
+    call_command(
+        "research",
+        "Choose between Alderstream and Brightwell",
+        "--source",
+        f"searxng:{base}",
+        "--dimension",
+        "licence risk:2",
+        "--dimension",
+        "maintenance:1",
+        stdout=out,
+        no_color=True,
+    )
+    match = re.search(r"^Run (\w+): ", out.getvalue(), re.MULTILINE)
+    assert match, out.getvalue()
+    return store_for(match.group(1))
+
+
+def test_the_command_line_reads_a_split_run_in_parts_with_the_same_result(
+    base, settings, django_user_model
+):
+    django_user_model.objects.create_superuser("root", password="x" * 12)
+    whole = cli_run(base, settings, split=100)
+    parted = cli_run(base, settings, split=4)
+
+    assert len(parted.index()["stages"]["deepread"]["parts"]["done"]) == 4
+    assert sorted(e["part"] for e in events(parted, "part_read")) == [0, 1, 2, 3]
+    assert deepread_files(parted) == deepread_files(whole)
