@@ -29,6 +29,7 @@ from typing import NoReturn
 from research import diskspace
 from research.context import StageContext
 from research.names import FINISHED
+from research.runs import rows
 from research.runs.execute import (
     Heartbeat,
     StageResult,
@@ -41,7 +42,7 @@ from research.runs.execute import (
     stage_failed,
     wait_for_space,
 )
-from research.runs.manifest import cancelled
+from research.runs.manifest import cancelled, transition
 from research.runs.runners import deepread, parts
 from research.stages.deepread import note_chosen
 from research.store import RunLocked, RunStore, StoreError, store_for
@@ -89,6 +90,7 @@ def _start_locked(store: RunStore, time_limit: TimeLimit | None) -> tuple[StageR
         _raise(stage_failed(store, STAGE, exc, time_limit), exc)
     counts = {"parts": len(shares), "pages": sum(map(len, shares)), "to_read": missing}
     store.log("deepread_split", **counts)
+    note_progress(store)
     pause_point(store.run_id, f"{STAGE}:split")
     return StageResult(STAGE, "split", counts), missing
 
@@ -132,6 +134,7 @@ def _run_part_locked(store: RunStore, number: int, time_limit: TimeLimit | None)
     except Exception as exc:
         _raise(stage_failed(store, STAGE, exc, time_limit), exc)
     pause_point(store.run_id, f"{STAGE}:part{number}:written")
+    note_progress(store)
     return "done"
 
 
@@ -170,6 +173,16 @@ def _merge_locked(store: RunStore, time_limit: TimeLimit | None) -> StageResult:
     except Exception as exc:
         _raise(stage_failed(store, STAGE, exc, time_limit), exc)
     return finish_locked(store, STAGE, counts)
+
+
+def note_progress(store: RunStore) -> None:
+    """Show on the run's page how many of the parts are read, while the stage runs."""
+    recorded = parts.state(store)
+    if recorded is None:
+        return
+    counts = {"parts": len(recorded["shares"]), "parts_read": len(recorded["done"])}
+    if transition(store, STAGE, {"status": "running"}, sync=False, counts=counts):
+        rows.sync_stage(store.run_id, STAGE, store.index()["stages"][STAGE], counts=counts)
 
 
 def _lock(number: int) -> str:

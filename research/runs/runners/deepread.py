@@ -58,7 +58,7 @@ def merge(store: RunStore, ctx: StageContext, inputs: parts.Inputs | None = None
         llm=open_llm(store, ctx, "deepread"),
         records=inputs.records,
     )
-    return _write(store, result, inputs.filtered)
+    return {**_write(store, result, inputs.filtered), "parts": len(read)}
 
 
 def _write(store: RunStore, result: DeepRead, filtered: Filtered) -> dict[str, Any]:

@@ -153,3 +153,30 @@ def test_the_command_line_reads_a_split_run_in_parts_with_the_same_result(
     assert len(parted.index()["stages"]["deepread"]["parts"]["done"]) == 4
     assert sorted(e["part"] for e in events(parted, "part_read")) == [0, 1, 2, 3]
     assert deepread_files(parted) == deepread_files(whole)
+
+
+def test_the_run_page_says_how_many_parts_are_read_while_the_workers_read_them(
+    base, settings, ada, ada_client
+):
+    settings.DEEPREAD_SPLIT_PAGES, settings.DEEPREAD_PART_PAGES = 4, 3
+    run = served_run(base)
+    run.owner = ada
+    run.save(update_fields=["owner"])
+    for stage in STAGES_BEFORE:
+        execute.execute_stage(run.run_id, stage)
+
+    def deep_read_block() -> str:
+        page = ada_client.get(f"/runs/{run.run_id}/progress/").text
+        return next(b for b in page.split('<li class="stage ')[1:] if "<h3>Deep-read</h3>" in b)
+
+    chord.start(run.run_id)
+    assert "Reading in 4 parts, shared out among the workers: 0 read so far." in deep_read_block()
+    chord.run_part(run.run_id, 2)
+    chord.run_part(run.run_id, 0)
+    assert "Reading in 4 parts, shared out among the workers: 2 read so far." in deep_read_block()
+    for number in (1, 3):
+        chord.run_part(run.run_id, number)
+    chord.merge(run.run_id)
+    block = deep_read_block()
+    assert "Read in 4 parts, then merged." in block
+    assert "<span>pages read</span>" in block
