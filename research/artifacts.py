@@ -255,6 +255,36 @@ class Notes(Artifact):
         return [s for s in self.sources if s.status is Outcome.OK and s.duplicate_of is None]
 
 
+class ScoredPoint(Artifact):
+    """A sentence or table row the reader judged, with its score (a part's reading)."""
+
+    score: int
+    at: int  # where it starts in the page's body
+    point: KeyPoint
+    table: bool = False
+
+
+class PartPage(Artifact):
+    """One page a part of deep-read fetched and read: its notes before key points were
+    chosen, its stored text, and its scored sentences (None when it gave no text)."""
+
+    notes: SourceNotes
+    stored: str | None = None
+    scored: list[ScoredPoint] | None = None
+
+
+class DeepReadPart(Artifact):
+    """What one part of a deep-read spread over workers read (round_3_parts/<n>.json):
+    its pages in the run's reading order, and the option names and score floor they were
+    read with, so the merge can tell whether the reading stands for the whole run."""
+
+    part: int
+    source_ids: list[str]
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
+    min_score: int
+    pages: list[PartPage]
+
+
 # --- round 4: cross-validate --------------------------------------------------------------
 
 

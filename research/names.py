@@ -55,6 +55,8 @@ PLAN = "round_0_plan.json"
 CANDIDATES = "round_1_candidates.json"
 FILTERED = "round_2_filtered.json"
 PAGES_DIR = "round_3_pages"
+# What each part of a deep-read spread over workers read, merged into the notes and pages.
+PARTS_DIR = "round_3_parts"
 NOTES = "round_3_notes.json"
 NOTES_MD = "round_3_notes.md"
 CROSSCHECK = "round_4_crosscheck.json"
@@ -110,6 +112,11 @@ def saved_artifact(number: int, name: str) -> str:
 def page_artifact(source_id: str) -> str:
     """The artifact name of the main text deep-read stored for one source."""
     return f"{PAGES_DIR}/{source_id}.md"
+
+
+def part_artifact(number: int) -> str:
+    """The artifact name of what part `number` of a split deep-read read."""
+    return f"{PARTS_DIR}/{number}.json"
 
 
 def artifact_stage(name: str) -> str | None:

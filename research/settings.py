@@ -261,6 +261,13 @@ MAX_KEPT = env_int("MAX_KEPT", 30, minimum=1)
 MIN_KEPT = env_int("MIN_KEPT", 3, minimum=0)
 MAX_PAGES = env_int("MAX_PAGES", 30, minimum=1)
 MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
+# A run that reads more pages than DEEPREAD_SPLIT_PAGES has its deep-read spread over the
+# workers: parts of DEEPREAD_PART_PAGES pages, each fetched and read by whichever worker is
+# free, then merged (research.runs.chord). Reading a 30,000-character page costs about a
+# quarter of a CPU second, so a run at the default MAX_PAGES stays one task; past 40 pages
+# the parts' reading outweighs the cost of handing them out.
+DEEPREAD_SPLIT_PAGES = env_int("DEEPREAD_SPLIT_PAGES", 40, minimum=1)
+DEEPREAD_PART_PAGES = env_int("DEEPREAD_PART_PAGES", 20, minimum=1)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 
 # Network behaviour (DESIGN sections 3 and 4).
@@ -327,7 +334,10 @@ PRIMARY_CACHE_DIR = (
 # Celery and Redis. With REDIS_URL unset, `make run` starts an embedded redis-server.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6390/0")
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = None
+# Results are kept only where a chord needs them: it counts a split deep-read's parts by
+# their results (research.runs.chord); every other task's result is ignored.
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -93,6 +93,51 @@ def serve_pages(testweb, delay: float) -> str:
     return testweb.add_searxng(results)
 
 
+WORDS = "harbour lantern meadow copper violin saddle orchard thistle quarry ember falcon".split()
+
+
+def serve_many_pages(testweb, count: int = 10, delay: float = 0.0) -> str:
+    """`count` differing pages on Alderstream and Brightwell, one of them giving Alderstream
+    another name in brackets, the last a copy of the first under a second address, and a
+    SearXNG that finds them all; its address. Enough pages to split a deep-read in parts."""
+    titles = [
+        f"{('Alderstream', 'Brightwell')[n % 2]} {TOPICS[n % 3]}: the {WORDS[n % 11]} "
+        f"{('review', 'field notes', 'diary', 'audit')[n % 4]}"
+        for n in range(count)
+    ]
+    urls = []
+    for n in range(count - 1):
+        option = ("Alderstream", "Brightwell")[n % 2]
+        topic = TOPICS[n % 3]
+        named = "Alderstream (Aldra)" if n == count - 3 else option
+        paragraphs = "".join(
+            f"<p>{named if i == 0 else option} part {i} of report {n}: it is released under "
+            f"the {('MIT', 'Apache-2.0', 'BSL-1.1')[(n + i) % 3]} licence, its {topic} was "
+            f"judged {('excellent', 'poor', 'adequate')[(n + i) % 3]} by reviewer {n}, and "
+            f"Aldra shipped version 3.{n}.{i} in 2026 with {20 + n + i} contributors. "
+            f"In test {n}.{i} {option} was {('fast', 'slow')[(n + i) % 2]} on {i + 1} "
+            f"thousand documents, and a seat costs ${5 + n + i} each month.</p>"
+            for i in range(6)
+        )
+        html = (
+            f"<html><head><title>{titles[n]}</title></head><body><article>"
+            f"<h1>{titles[n]}</h1>{paragraphs}<p>Separately, Aldra's licence terms were "
+            f"rated risky in audit {n}.</p></article></body></html>"
+        )
+        urls.append(testweb.add(f"/page/{n}", html, delay=delay))
+    # The first page again under another address: one source, not two.
+    urls.append(testweb.add("/mirror/0", testweb.routes["/page/0"].body, delay=delay))
+    titles[-1] = "Alderstream in the weekly digest of open source tools"
+
+    def results(query: str) -> list[dict]:
+        return [
+            {"url": u, "title": titles[n], "content": f"{WORDS[n % 11]} notes, page {n}"}
+            for n, u in enumerate(urls)
+        ]
+
+    return testweb.add_searxng(results)
+
+
 def served_run(base: str, question: str = "Choose between Alderstream and Brightwell") -> Run:
     """A run over the pages serve_pages serves at `base`."""
     return new_run(

@@ -88,7 +88,9 @@ class HttpFetcher:
         self._ssl_context = ssl_context or shared_ssl_context()
 
     @classmethod
-    def from_settings(cls) -> HttpFetcher:
+    def from_settings(cls, per_host: int | None = None) -> HttpFetcher:
+        """The configured fetcher; `per_host` narrows FETCH_PER_HOST for one of several
+        fetchers that read one run's pages at once."""
         from django.conf import settings
 
         return cls(
@@ -99,7 +101,7 @@ class HttpFetcher:
             tries=settings.RETRY_TRIES,
             base_delay=settings.RETRY_BASE_DELAY,
             deadline=settings.FETCH_DEADLINE,
-            per_host=settings.FETCH_PER_HOST,
+            per_host=per_host or settings.FETCH_PER_HOST,
         )
 
     def fetch(self, url: str) -> FetchResult:

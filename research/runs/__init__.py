@@ -6,6 +6,7 @@
     registry    the stage registry (the table runners.SPECS) and whether output is sound
     manifest    the manifest's state machine: every status change, gated and synced
     execute     running one stage of one run, with its lock and heartbeat
+    chord       a deep-read spread over workers: its parts, each under its own lock, merged
     flow        what runs next, for the Celery tasks and the in-process CLI alike
     tasks       the Celery tasks
     broker      the stage messages waiting in Redis

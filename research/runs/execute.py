@@ -131,7 +131,25 @@ def never_completed(store: RunStore) -> bool:
 def _execute_locked(
     store: RunStore, stage: str, force: bool, time_limit: TimeLimit | None
 ) -> StageResult:
-    spec = REGISTRY[stage]
+    began = begin_locked(store, stage, force)
+    if isinstance(began, StageResult):
+        return began
+    try:
+        with Heartbeat(store, stage, heartbeat_interval()):
+            pause_point(store.run_id, f"{stage}:running")
+            counts = REGISTRY[stage].run(store, began)
+    except Exception as exc:
+        failure = stage_failed(store, stage, exc, time_limit)
+        if failure is exc:
+            raise
+        raise failure from exc
+    return finish_locked(store, stage, counts)
+
+
+def begin_locked(store: RunStore, stage: str, force: bool = False) -> StageResult | StageContext:
+    """Start `stage`, holding the run's lock: a StageResult when it is not to run (the run
+    was cancelled, or its valid output is on disk), else the stage marked running, one
+    attempt more, and the context its work logs through."""
     entry = store.index()["stages"][stage]
     if cancelled(store):
         store.log("stage_not_run", stage=stage, reason="the run was cancelled")
@@ -155,22 +173,28 @@ def _execute_locked(
     )
     rows.mark_run(store.run_id, Run.Status.RUNNING, stage)
     store.log("stage_started", stage=stage, attempt=entry["attempts"] + 1)
-    ctx = StageContext(log=store.log)
-    try:
-        with Heartbeat(store, stage, heartbeat_interval()):
-            pause_point(store.run_id, f"{stage}:running")
-            counts = spec.run(store, ctx)
-    except Exception as exc:
-        if not store.exists():
-            raise lost(store) from exc
-        if diskspace.full(exc):
-            raise wait_for_space(store, stage, exc) from exc
-        _fail(store, stage, exc, time_limit)
-        raise
+    return StageContext(log=store.log)
+
+
+def finish_locked(store: RunStore, stage: str, counts: dict[str, Any]) -> StageResult:
+    """Mark `stage` done with its counts; its outputs are written."""
     pause_point(store.run_id, f"{stage}:written")
     mark_stage(store, stage, status="done", finished=now_iso(), counts=counts)
     store.log("stage_finished", stage=stage, counts=counts)
     return StageResult(stage, "done", counts)
+
+
+def stage_failed(
+    store: RunStore, stage: str, exc: Exception, time_limit: TimeLimit | None
+) -> Exception:
+    """What a stage's work raising `exc` becomes: RunGone for a folder gone, DiskFull for a
+    full disk (the stage waits for room), else the failure recorded and `exc` itself."""
+    if not store.exists():
+        return lost(store)
+    if diskspace.full(exc):
+        return wait_for_space(store, stage, exc)
+    _fail(store, stage, exc, time_limit)
+    return exc
 
 
 def _fail(store: RunStore, stage: str, exc: Exception, time_limit: TimeLimit | None) -> None:

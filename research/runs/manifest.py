@@ -119,6 +119,8 @@ def _cleared_for_rerun(index: dict[str, Any], again: list[str] | tuple[str, ...]
     again (its endpoint may be back), with its time afresh in the stages that run again."""
     index.pop("finished", None)
     index.pop("cancelled", None)
+    for stage in again:
+        index["stages"][stage].pop("parts", None)  # a split deep-read reads every part again
     analysis = index.get("analysis") or {}
     analysis.pop("model_unreachable", None)
     if isinstance(analysis.get("time_out"), list):

@@ -177,6 +177,8 @@ def _recover_locked(
     entry = index["stages"][stage]
     status = entry["status"]
     if status == "running":
+        if _parts_waiting(store.run_id, stage, waiting):
+            return Recovery(store.run_id, stage, "", "is waiting in the queue for a free worker")
         return _running(store, stage, entry, running_lease)
     if status == "queued":
         return _queued(store, stage, entry, lease, waiting)
@@ -184,6 +186,13 @@ def _recover_locked(
         return _pending(store, stage, index, lease)
     rows.mark_run(store.run_id, Run.Status.FAILED, stage, f"{stage}: {entry.get('error')}")
     return Recovery(store.run_id, stage, "failed", "had failed")
+
+
+def _parts_waiting(run_id: str, stage: str, waiting: set[tuple[str, str]] | None) -> bool:
+    """Whether a stage spread over workers (a split deep-read) has a part or its merge
+    waiting in the broker: nobody runs it meanwhile, so its heartbeat goes stale, but the
+    first free worker takes it."""
+    return bool(waiting) and any((task, run_id) in waiting for task in tasks.PART_MESSAGES[stage])
 
 
 def _running(store: RunStore, stage: str, entry: dict[str, Any], lease: float) -> Recovery:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from celery import Task, shared_task
+from celery import chord as celery_chord
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError
@@ -21,8 +22,14 @@ from research import diskspace
 from research.artifacts import STAGES
 from research.diskspace import DiskFull
 from research.models import Run
-from research.runs import flow
-from research.runs.execute import TimeLimit, execute_stage, pause_point, wait_for_space
+from research.runs import chord, flow
+from research.runs.execute import (
+    StageResult,
+    TimeLimit,
+    execute_stage,
+    pause_point,
+    wait_for_space,
+)
 from research.runs.manifest import fail_stage, mark_queued, mark_stage
 from research.runs.spec import StageError
 from research.store import StoreError, store_for
@@ -60,9 +67,21 @@ def enqueue(run_id: str, stage: str) -> bool:
 
 
 def advance(run_id: str, stage: str) -> str:
-    result = execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
-    if result.status in ("locked", "cancelled"):
-        # A locked run is handed over by the process holding it; a cancelled one stops.
+    if stage == chord.STAGE and not settings.CELERY_TASK_ALWAYS_EAGER and chord.splits(run_id):
+        result, missing = chord.start(run_id, SOFT_LIMIT)
+        if result.status == "split":
+            send_parts(run_id, missing)
+            return result.status
+    else:
+        result = execute_stage(run_id, stage, lock_wait=5.0, time_limit=SOFT_LIMIT)
+    return hand_over(run_id, stage, result)
+
+
+def hand_over(run_id: str, stage: str, result: StageResult) -> str:
+    """After a stage: queue the next one, unless the stage did not run to its end here."""
+    if result.status not in ("done", "skipped"):
+        # A locked run is handed over by the process holding it; a cancelled one stops; a
+        # merge waiting for a part is done by the chord that part belongs to.
         return result.status
     pause_point(run_id, f"{stage}:finished")
     handover = flow.hand_over(run_id, stage)
@@ -72,6 +91,19 @@ def advance(run_id: str, stage: str) -> str:
         enqueue(run_id, handover.next)
         pause_point(run_id, f"{handover.next}:sent")
     return result.status
+
+
+def send_parts(run_id: str, missing: list[int]) -> None:
+    """Send deep-read's parts still to read as a chord whose callback merges them; with
+    none missing, the merge alone. If the broker refuses, the stage stays running with no
+    part beating its heartbeat, and a recovery pass sends the stage again."""
+    priority = STAGE_PRIORITY[chord.STAGE]
+    merge = deepread_merge.si(run_id).set(priority=priority)
+    if not missing:
+        merge.apply_async()
+        return
+    header = [deepread_part.si(run_id, number).set(priority=priority) for number in missing]
+    celery_chord(header, merge).apply_async()
 
 
 class StageTask(Task):
@@ -84,7 +116,7 @@ class StageTask(Task):
         # without them, the worker applies its own STAGE_TIME_LIMIT.
         options.setdefault("time_limit", None)
         options.setdefault("soft_time_limit", None)
-        stage = self.name.removeprefix("research.")
+        stage = _stage_of(self.name)
         if stage in STAGE_PRIORITY:
             options.setdefault("priority", STAGE_PRIORITY[stage])
         return super().apply_async(args, kwargs, **options)
@@ -94,12 +126,17 @@ class StageTask(Task):
         # the pool process, which had no chance to record anything itself.
         if not isinstance(exc, TimeLimitExceeded) or not args:
             return
-        stage = self.name.removeprefix("research.")
+        stage = _stage_of(self.name)
         message = (
             f"took longer than {settings.STAGE_TIME_LIMIT} s, the stage time limit "
             f"(STAGE_TIME_LIMIT), and was killed after {settings.STAGE_TIME_GRACE} s more"
         )
         fail_stage(store_for(args[0]), stage, message, only_if="running")
+
+
+def _stage_of(task_name: str) -> str:
+    """The stage a task works on: research.deepread.part is part of deep-read."""
+    return task_name.removeprefix("research.").split(".")[0]
 
 
 def _stage_task(stage: str):
@@ -133,3 +170,62 @@ def _stage_task(stage: str):
 
 
 STAGE_TASKS = {stage: _stage_task(stage) for stage in STAGES}
+
+
+# --- a deep-read spread over workers (research.runs.chord) ---------------------------------
+
+
+@shared_task(
+    name="research.deepread.part",
+    base=StageTask,
+    bind=True,
+    acks_late=True,
+    ignore_result=False,  # a chord counts its parts by their results
+    soft_time_limit=settings.STAGE_TIME_LIMIT,
+    time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
+)
+def deepread_part(self, run_id: str, number: int) -> str:
+    """One part of a split deep-read. It never raises: a part that fails has failed the
+    stage, and a raising part would keep its chord from ever calling the merge."""
+    try:
+        return chord.run_part(run_id, number, SOFT_LIMIT)
+    except DiskFull:
+        return "waiting"  # a recovery pass sends the stage again once there is room
+    except (StageError, StoreError, SoftTimeLimitExceeded):
+        return "failed"
+    except Exception:
+        logger.exception("part %s of deep-read of run %s crashed", number, run_id)
+        return "failed"
+
+
+@shared_task(
+    name="research.deepread.merge",
+    base=StageTask,
+    bind=True,
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=2,
+    retry_jitter=True,
+    max_retries=3,
+    soft_time_limit=settings.STAGE_TIME_LIMIT,
+    time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
+)
+def deepread_merge(self, run_id: str) -> str:
+    """The chord's callback: merge the parts, mark deep-read done, queue what follows."""
+    try:
+        return hand_over(run_id, chord.STAGE, chord.merge(run_id, SOFT_LIMIT))
+    except DiskFull:
+        return "waiting"
+    except (StageError, StoreError, SoftTimeLimitExceeded):
+        return "failed"
+
+
+# The messages of the tasks a stage spreads over workers, as research.runs.broker names them.
+PART_MESSAGES: dict[str, tuple[str, ...]] = {
+    stage: tuple(
+        task.name.removeprefix("research.")
+        for task in (deepread_part, deepread_merge)
+        if _stage_of(task.name) == stage
+    )
+    for stage in STAGES
+}

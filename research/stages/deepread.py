@@ -26,7 +26,7 @@ from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract import extract_page
 from research.providers.pagedates import PageDate, find_page_date
 from research.providers.urls import site_of, source_id
-from research.stages.keypoints import MIN_SCORE, best_points, scored_points
+from research.stages.keypoints import MIN_SCORE, Scored, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
 from research.stages.records import SITES, date_source, record_dates, record_page
 from research.stages.text import discover_aliases, mentions
@@ -63,24 +63,98 @@ def deep_read(
     does not depend on the model: a configured one never makes a run read less.
 
     The primary sources' `records` are stored as pages too, besides the pages chosen (a
-    page at a record's own address is not fetched: the record stands for it)."""
+    page at a record's own address is not fetched: the record stands for it).
+
+    A deep-read spread over workers is the same two steps apart: `read_part` for each share
+    of `pages_to_read`, then `merge_parts`, which gives what this gives."""
+    chosen = pages_to_read(plan, filtered, records)
+    note_chosen(ctx, chosen)
+    part = read_part(plan, filtered, chosen, fetcher, workers, min_score_for(llm))
+    return merge_parts(plan, filtered, [part], ctx, llm, records)
+
+
+def pages_to_read(
+    plan: Plan, filtered: Filtered, records: list[PrimaryRecordDoc] | None = None
+) -> list[KeptCandidate]:
+    """The kept pages the run reads, in reading order (a record stands for its own page)."""
     recorded = {source_id(doc.url) for doc in records or []}
     kept = [k for k in filtered.kept if k.id not in recorded]
-    chosen = choose_pages(kept, plan.options, plan.limits.max_pages)
+    return choose_pages(kept, plan.options, plan.limits.max_pages)
+
+
+def note_chosen(ctx: StageContext, chosen: list[KeptCandidate]) -> None:
     ctx.record(
         "pages_chosen",
         ids=[c.id for c in chosen],
         reason="best-scored pages, taken in turn for each option so none is left out",
     )
-    results = _read_all(plan, chosen, fetcher, workers)
+
+
+def min_score_for(llm: StageLLM | None) -> int:
+    """How low a sentence may score to be kept for a second look: lower for the model."""
+    return WIDER_NET if llm else MIN_SCORE
+
+
+@dataclass
+class PageRead:
+    notes: SourceNotes
+    stored: str | None  # the stored text; None when the page gave none
+    scored: list[Scored] | None = None  # its sentences, read with the part's aliases
+
+
+@dataclass
+class PartRead:
+    """A share of the pages, fetched, stored and scored. Scoring needs the names the pages
+    give the options, which only all pages together tell; a part scores with those its own
+    pages and the search snippets give, and the merge scores again where that was not all."""
+
+    pages: list[PageRead]
+    aliases: dict[str, tuple[str, ...]]
+    min_score: int
+
+
+def read_part(
+    plan: Plan,
+    filtered: Filtered,
+    share: list[KeptCandidate],
+    fetcher: Fetcher,
+    workers: int,
+    min_score: int,
+) -> PartRead:
+    """Fetch, store and score a share of the pages to read, in the order given."""
+    results = _read_all(plan, share, fetcher, workers)
+    aliases = _aliases(plan, filtered, [stored for _, stored in results])
+    titles = {k.id: k for k in filtered.kept}
+    pages = [
+        PageRead(notes, stored, _scored(plan, titles, notes, stored, aliases, min_score))
+        for notes, stored in results
+    ]
+    return PartRead(pages, aliases, min_score)
+
+
+def merge_parts(
+    plan: Plan,
+    filtered: Filtered,
+    parts: list[PartRead],
+    ctx: StageContext,
+    llm: StageLLM | None = None,
+    records: list[PrimaryRecordDoc] | None = None,
+) -> DeepRead:
+    """The notes and pages of every part, in reading order, as one reading of all of them:
+    syndicated copies are found across parts, and the options' other names are learnt from
+    every page before key points are chosen."""
+    reads = [page for part in parts for page in part.pages]
+    results = [(page.notes, page.stored) for page in reads]
     _mark_syndicated_copies(results)
-    aliases, readings = _note_key_points(plan, filtered, results, WIDER_NET if llm else MIN_SCORE)
+    aliases = _aliases(plan, filtered, [stored for _, stored in results])
     if any(aliases.values()):
         ctx.record(
             "aliases_found",
             aliases={o: list(a) for o, a in aliases.items() if a},
             reason="the pages name these options so in brackets beside their names",
         )
+    min_score = min_score_for(llm)
+    readings = _note_key_points(plan, filtered, parts, aliases, min_score)
     if llm is not None:
         model_key_points(plan, readings, llm, ctx, KEY_POINTS)
     results += [_record_read(plan, doc, aliases) for doc in records or []]
@@ -107,40 +181,68 @@ def deep_read(
     return DeepRead(notes=Notes(sources=[n for n, _ in results], aliases=found), pages=pages)
 
 
+def _aliases(
+    plan: Plan, filtered: Filtered, stored: list[str | None]
+) -> dict[str, tuple[str, ...]]:
+    """The names pages give an option ("Ozempic (semaglutide)"), from the search snippets
+    and the pages' stored texts (syndicated copies included), in that order."""
+    texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
+    texts += [page for page in stored if page is not None]
+    return discover_aliases(texts, plan.options)
+
+
 def _note_key_points(
     plan: Plan,
     filtered: Filtered,
-    results: list[tuple[SourceNotes, str | None]],
+    parts: list[PartRead],
+    aliases: dict[str, tuple[str, ...]],
     min_score: int,
-) -> tuple[dict[str, tuple[str, ...]], list[PageReading]]:
-    """Key points for every page read, once all are in: the names pages give an option
-    ("Ozempic (semaglutide)") are learnt from all of them and the search snippets. Each
-    page's scored sentences (down to `min_score`) are kept for a second look."""
-    texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
-    texts += [page for _, page in results if page is not None]
-    aliases = discover_aliases(texts, plan.options)
+) -> list[PageReading]:
+    """Key points for every page read, once all are in. A part's scoring stands when it was
+    read with the run's aliases and no higher a floor; otherwise its pages are scored
+    again. Each page's scored sentences (down to `min_score`) are kept for a second look."""
     titles = {k.id: k for k in filtered.kept}
     readings = []
-    for notes, stored in results:
-        if stored is None or notes.duplicate_of is not None:
-            continue
-        body_at = stored.index(_HEADER_END) + len(_HEADER_END)
-        cand = titles.get(notes.source_id)
-        page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
-            _url_words(cand.url if cand else notes.url), plan.options, aliases
-        )
-        scored = scored_points(
-            stored[body_at:],
-            plan.options,
-            [d.name for d in plan.dimensions],
-            page_option=page_option,
-            base_offset=body_at,
-            aliases=aliases,
-            min_score=min_score,
-        )
-        notes.key_points = best_points(scored, KEY_POINTS)
-        readings.append(PageReading(notes, scored, aliases))
-    return aliases, readings
+    for part in parts:
+        stands = part.aliases == aliases and part.min_score <= min_score
+        for page in part.pages:
+            notes, stored = page.notes, page.stored
+            if stored is None or notes.duplicate_of is not None:
+                continue
+            if stands and page.scored is not None:
+                scored = [s for s in page.scored if s.table or s.score >= min_score]
+            else:
+                scored = _scored(plan, titles, notes, stored, aliases, min_score) or []
+            notes.key_points = best_points(scored, KEY_POINTS)
+            readings.append(PageReading(notes, scored, aliases))
+    return readings
+
+
+def _scored(
+    plan: Plan,
+    titles: dict[str, KeptCandidate],
+    notes: SourceNotes,
+    stored: str | None,
+    aliases: dict[str, tuple[str, ...]],
+    min_score: int,
+) -> list[Scored] | None:
+    """The page's sentences as the reader scores them, down to `min_score`."""
+    if stored is None:
+        return None
+    body_at = stored.index(_HEADER_END) + len(_HEADER_END)
+    cand = titles.get(notes.source_id)
+    page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
+        _url_words(cand.url if cand else notes.url), plan.options, aliases
+    )
+    return scored_points(
+        stored[body_at:],
+        plan.options,
+        [d.name for d in plan.dimensions],
+        page_option=page_option,
+        base_offset=body_at,
+        aliases=aliases,
+        min_score=min_score,
+    )
 
 
 def _record_read(

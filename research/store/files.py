@@ -30,6 +30,7 @@ from research.store.errors import RunLocked, StoreError
 
 # Matched with fullmatch: `$` would also accept a name that ends in a newline.
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_PART = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # a part of a stage with a lock of its own
 _ARTIFACT = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?")
 # What atomic_write leaves behind when its process dies between writing and renaming.
 TEMPORARY = re.compile(r"\..+\.tmp")
@@ -197,10 +198,23 @@ class FolderBackend:
     # --- locking ------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def lock(self, wait: float = 0.0) -> Iterator[None]:
+    def lock(
+        self, wait: float = 0.0, *, part: str | None = None, shared: bool = False
+    ) -> Iterator[None]:
         """Hold the run's lock. The kernel drops it if the process dies, so a killed worker
-        never leaves a run locked."""
-        with self._flock(LOCK, wait):
+        never leaves a run locked.
+
+        `shared` holds it beside other shared holders (the parts of a stage that several
+        workers run at once), never beside an exclusive one (a whole stage, a recovery
+        pass). `part` instead holds the lock of that one part of a stage, exclusively:
+        whoever holds it is the one process running that part."""
+        if part is not None:
+            if not _PART.fullmatch(part):
+                raise StoreError(f"not a valid part name: {part!r}")
+            with self._flock(f"{LOCK}.{part}", wait):
+                yield
+            return
+        with self._flock(LOCK, wait, shared=shared):
             yield
 
     def is_locked(self) -> bool:
@@ -211,15 +225,17 @@ class FolderBackend:
             return True
 
     @contextlib.contextmanager
-    def _flock(self, name: str, wait: float | None) -> Iterator[None]:
-        """Hold an exclusive flock on `name`; wait None means block until it is free."""
+    def _flock(self, name: str, wait: float | None, shared: bool = False) -> Iterator[None]:
+        """Hold a flock on `name`, exclusive unless `shared`; wait None means block until
+        it is free."""
+        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         fd = self._open(name, os.O_RDWR | os.O_CREAT)
         _HELD.add(fd)
         try:
             if wait is None:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                fcntl.flock(fd, mode)
             else:
-                self._acquire(fd, wait)
+                self._acquire(fd, wait, mode)
             yield
         finally:
             _HELD.discard(fd)
@@ -264,11 +280,11 @@ class FolderBackend:
             "reached through links, so it was not followed"
         )
 
-    def _acquire(self, fd: int, wait: float) -> None:
+    def _acquire(self, fd: int, wait: float, mode: int = fcntl.LOCK_EX) -> None:
         deadline = time.monotonic() + wait
         while True:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
                 return
             except BlockingIOError:
                 if time.monotonic() >= deadline:

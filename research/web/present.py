@@ -128,7 +128,26 @@ def notes(stage: str, counts: dict[str, Any], outcomes: dict[str, int]) -> list[
         )
     if stage == "decide":
         said += _decide_notes(counts)
+    if stage == "deepread" and counts.get("parts"):
+        said.append(_parts_note(counts))
     return said
+
+
+def _parts_note(counts: dict[str, Any]) -> str:
+    """A deep-read spread over the workers: in how many parts, and, while it runs, how many
+    of them are read."""
+    parts = int(counts["parts"])
+    if "read" in counts:  # finished: the merge's counts
+        return ngettext(
+            "Read in %(n)d part, then merged.",
+            "Read in %(n)d parts, then merged.",
+            parts,
+        ) % {"n": parts}
+    return ngettext(
+        "Reading in %(n)d part, shared out among the workers: %(done)d read so far.",
+        "Reading in %(n)d parts, shared out among the workers: %(done)d read so far.",
+        parts,
+    ) % {"n": parts, "done": int(counts.get("parts_read") or 0)}
 
 
 def _failures(outcomes: dict[str, int]) -> dict[str, int]:

@@ -129,3 +129,35 @@ def test_bench_scale_refuses_a_single_size():
 
     with pytest.raises(CommandError, match="at least two different page counts"):
         call_command("bench", scale=[30], stdout=io.StringIO())
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_bench_chord_prints_deep_reads_time_as_one_task_and_on_each_number_of_workers():
+    out = io.StringIO()
+    call_command("bench", chord=12, chord_workers=[1, 2], stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("bench --chord: deep-read of one run of 12 pages")
+    rows = {}
+    for line in lines[1:]:
+        figures = re.fullmatch(
+            r"  (one task|1 worker|2 workers) +([\d.]+) s deep-read \| +[\d.]+ CPU s in the "
+            r"workers \( *[\d.]+ cores busy\) \| +(\d+) part\(s\) \| (\d+) pages read \| +"
+            r"([\d.]+) x the speed of 1 worker",
+            line,
+        )
+        assert figures, line
+        label, seconds, parts, read, _speed = figures.groups()
+        rows[label] = (float(seconds), int(parts), int(read))
+    assert list(rows) == ["one task", "1 worker", "2 workers"]
+    assert rows["one task"][1] == 1 and rows["1 worker"][1] > 1 and rows["2 workers"][1] > 1
+    # Every page of the local web was read, whichever way.
+    assert {read for _, _, read in rows.values()} == {12}
+    assert all(seconds > 0 for seconds, _, _ in rows.values())
+
+
+def test_bench_chord_refuses_fewer_than_two_pages():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="at least 2 pages"):
+        call_command("bench", chord=1, stdout=io.StringIO())

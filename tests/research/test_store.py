@@ -119,6 +119,42 @@ def test_a_killed_lock_holder_releases_the_lock(store):
     assert not store.is_locked()
 
 
+def _hold_part(root, run_id, part, ready, release):
+    store = RunStore(root, run_id)
+    with store.lock(shared=True), store.lock(part=part):
+        ready.set()
+        release.wait(10)
+
+
+def test_parts_share_the_run_lock_but_each_part_has_one_holder(store):
+    ready, release = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.Process(
+        target=_hold_part, args=(store.root, store.run_id, "deepread-1", ready, release)
+    )
+    holder.start()
+    try:
+        assert ready.wait(10)
+        # Another part runs beside it; the same part does not, nor does a whole stage.
+        with store.lock(shared=True), store.lock(part="deepread-2"):
+            pass
+        with pytest.raises(RunLocked), store.lock(part="deepread-1"):
+            pass
+        assert store.is_locked()
+        with pytest.raises(RunLocked), store.lock():
+            pass
+    finally:
+        release.set()
+        holder.join(10)
+    assert not store.is_locked()
+    with store.lock(part="deepread-1"):
+        pass
+
+
+def test_a_part_lock_needs_a_plain_name(store):
+    with pytest.raises(StoreError, match="not a valid part name"), store.lock(part="../x"):
+        pass
+
+
 # --- names matched whole, links refused -----------------------------------------------------
 
 

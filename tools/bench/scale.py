@@ -53,7 +53,7 @@ def fitted_exponent(sizes: Sequence[float], times: Sequence[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / spread
 
 
-def _search_endpoints(web: LocalWeb, urls: list[str]) -> list[str]:
+def search_endpoints(web: LocalWeb, urls: list[str]) -> list[str]:
     """SearXNG endpoints on `web` that between them list every one of `urls`."""
     sources = []
     for e in range(math.ceil(len(urls) / PAGES_PER_ENDPOINT)):
@@ -105,7 +105,7 @@ class ScaleBench:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 for size in sizes:
-                    sources = _search_endpoints(web, urls[:size])
+                    sources = search_endpoints(web, urls[:size])
                     with self._configured(Path(tmp), size):
                         rows.append(self._timed_run(sources))
         finally:

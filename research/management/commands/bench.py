@@ -20,6 +20,11 @@ pages, each stage's CPU time, and the exponent of its growth fitted by least squ
 log time against log pages (tools.bench.scale); filter and cross-validate should stay near
 linear (at most 1.2).
 
+`python manage.py bench --chord [PAGES]`: deep-read of one run of PAGES pages (120) of
+30,000 characters over a local web, as one task, then split into parts (a Celery chord) on
+1, 2 and 3 worker processes (`--chord-workers`), with each time and its speed-up against
+one worker (tools.bench.chord).
+
 `python manage.py bench --llm`: model tokens per stage and per run (tools.bench.model_tokens)
 for whole runs in LLM mode against the stub endpoint, with the configured limits (by default
 50 candidates, 30 kept, 30 pages, 30,000 characters, as without a model): over the English
@@ -55,6 +60,24 @@ class Command(BaseCommand):
             metavar="PAGES",
             help="instead: time every stage at each number of pages (default 30 60 120 240) "
             "and fit each stage's growth exponent",
+        )
+        parser.add_argument(
+            "--chord",
+            nargs="?",
+            type=int,
+            const=120,
+            default=None,
+            metavar="PAGES",
+            help="instead: time deep-read of one run of PAGES pages (default 120) as one task, "
+            "then spread over 1, 2 and 3 worker processes",
+        )
+        parser.add_argument(
+            "--chord-workers",
+            nargs="+",
+            type=int,
+            default=[1, 2, 3],
+            metavar="N",
+            help="the numbers of worker processes --chord times (default 1 2 3)",
         )
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
@@ -96,6 +119,13 @@ class Command(BaseCommand):
             from tools.bench.model_tokens import bench_tokens
 
             bench_tokens(self.stdout.write)
+            return
+        if opts["chord"] is not None:
+            from tools.bench.chord import ChordBench
+
+            if opts["chord"] < 2 or min(opts["chord_workers"]) < 1:
+                raise CommandError("--chord needs at least 2 pages and --chord-workers at least 1")
+            ChordBench(self.stdout.write).run(opts["chord"], opts["chord_workers"])
             return
         if opts["scale"] is not None:
             from tools.bench.scale import SIZES, ScaleBench

@@ -213,6 +213,21 @@ def test_a_running_stage_whose_lock_a_live_process_holds_is_left_alone(sent, wai
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("task", ["deepread.part", "deepread.merge"])
+def test_a_split_deep_read_whose_parts_wait_for_a_worker_is_left_alone(sent, waiting, task):
+    running = {"status": "running", "started": ago(100), "heartbeat": ago(40)}
+    store = stuck_run(retrieve=DONE, filter=DONE, deepread=running)
+    waiting.add((task, store.run_id))
+    assert recovery_pass(LEASE) == []
+    assert sent == []
+    # Once nothing of it waits, nobody is on it: the stage is sent again.
+    waiting.clear()
+    [done] = recovery_pass(LEASE)
+    assert (done.stage, done.did) == ("deepread", "requeued")
+    assert sent == [("deepread", store.run_id)]
+
+
+@pytest.mark.django_db
 def test_a_queued_stage_whose_message_was_lost_is_sent_again_after_the_lease(sent, waiting):
     store = stuck_run(retrieve=DONE, filter={"status": "queued", "queued_at": ago(45)})
     [done] = recovery_pass(LEASE)
