@@ -88,6 +88,12 @@ def check_artifact_name(name: str) -> None:
         raise StoreError(f"not a valid artifact name: {name!r}")
 
 
+def check_part_name(part: str) -> None:
+    """The name of a part of a stage that has a lock of its own."""
+    if not isinstance(part, str) or not _PART.fullmatch(part):
+        raise StoreError(f"not a valid part name: {part!r}")
+
+
 class FolderBackend:
     """One run's folder: the checked paths of its files, opened without following links,
     and its locks."""
@@ -209,8 +215,7 @@ class FolderBackend:
         pass). `part` instead holds the lock of that one part of a stage, exclusively:
         whoever holds it is the one process running that part."""
         if part is not None:
-            if not _PART.fullmatch(part):
-                raise StoreError(f"not a valid part name: {part!r}")
+            check_part_name(part)
             with self._flock(f"{LOCK}.{part}", wait):
                 yield
             return

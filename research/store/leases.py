@@ -8,6 +8,13 @@ seconds. A holder that was only slow (a long pause, a lost network) may still be
 holds the run after a later worker took it: every write it makes carries its token, and
 the store refuses it once a higher token exists (research.store.s3).
 
+The parts of a stage that several workers read at once hold the run's lease *shared*: the
+first of them opens a generation (one more token, as an exclusive holder would get) and the
+others join it with the same token, while an exclusive holder (a whole stage, a recovery
+pass) is kept out until the last shared holder lets go or lapses. Each part also has a lease
+of its own, so no two workers read one part. A shared holder that lapsed is fenced like an
+exclusive one: the next holder's token is higher.
+
 The manifest's read-modify-writes, and the log's appends, are done under a short mutex in
 the same Redis, so two writers never lose each other's updates.
 """
@@ -24,13 +31,24 @@ import redis
 
 from research.store.errors import LeaseLost, RunLocked, StoreUnavailable
 
-# Take the lease if nobody holds it: the next token, set with a time to live.
-_ACQUIRE = """
-if redis.call('exists', KEYS[1]) == 1 then return 0 end
+# The shared holders are a sorted set of (holder, expiry in Redis's own milliseconds); the
+# ones past their expiry are dropped before anyone counts them.
+_NOW = """
+pcall(redis.replicate_commands)
+local clock = redis.call('time')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+"""
+# Take the lease if nobody holds it, shared or not: the next token, with a time to live.
+_ACQUIRE = (
+    _NOW
+    + """
+redis.call('zremrangebyscore', KEYS[3], '-inf', now)
+if redis.call('exists', KEYS[1]) == 1 or redis.call('zcard', KEYS[3]) > 0 then return 0 end
 local token = redis.call('incr', KEYS[2])
 redis.call('set', KEYS[1], token, 'px', ARGV[1])
 return token
 """
+)
 # A held lease's token raised above `floor`: after Redis lost its counters (a restart
 # without persistence), the next token must still be above the one the manifest records.
 _RAISE = """
@@ -58,6 +76,57 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+# Hold the lease shared, unless an exclusive holder has it: the first shared holder opens a
+# generation with the next token (raised above ARGV[3], the manifest's, first), the others
+# join it.
+_ACQUIRE_SHARED = (
+    _NOW
+    + """
+if redis.call('exists', KEYS[1]) == 1 then return 0 end
+redis.call('zremrangebyscore', KEYS[3], '-inf', now)
+local token = tonumber(redis.call('get', KEYS[4]) or '0')
+if redis.call('zcard', KEYS[3]) == 0 or token == 0 then
+  if tonumber(redis.call('get', KEYS[2]) or '0') < tonumber(ARGV[3]) then
+    redis.call('set', KEYS[2], ARGV[3])
+  end
+  token = redis.call('incr', KEYS[2])
+end
+redis.call('zadd', KEYS[3], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('set', KEYS[4], token, 'px', ARGV[2])
+redis.call('pexpire', KEYS[3], ARGV[2])
+return token
+"""
+)
+# Renew a shared hold while its generation lasts and the holder has not lapsed.
+_RENEW_SHARED = (
+    _NOW
+    + """
+if redis.call('get', KEYS[4]) ~= ARGV[2] then return 0 end
+if not redis.call('zscore', KEYS[3], ARGV[1]) then return 0 end
+if tonumber(redis.call('zscore', KEYS[3], ARGV[1])) < now then return 0 end
+redis.call('zadd', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('pexpire', KEYS[3], ARGV[3])
+redis.call('pexpire', KEYS[4], ARGV[3])
+return 1
+"""
+)
+# Let go of a shared hold; the last holder to go closes the generation.
+_RELEASE_SHARED = """
+redis.call('zrem', KEYS[3], ARGV[1])
+if redis.call('zcard', KEYS[3]) == 0 and redis.call('get', KEYS[4]) == ARGV[2] then
+  redis.call('del', KEYS[4])
+end
+return 1
+"""
+# Whether anyone holds the lease, shared or not.
+_HELD = (
+    _NOW
+    + """
+if redis.call('exists', KEYS[1]) == 1 then return 1 end
+redis.call('zremrangebyscore', KEYS[3], '-inf', now)
+return redis.call('zcard', KEYS[3])
+"""
+)
 # A mutex is held for one manifest update or log append; if its holder dies it lapses.
 MUTEX_TTL = 30.0
 POLL = 0.02
@@ -69,26 +138,52 @@ class Lease:
     def __init__(self, leases: Leases, run_id: str, token: int) -> None:
         self.leases, self.run_id, self.token = leases, run_id, token
         self.key = leases.keys(run_id)[0]
+        self.start()
+
+    def start(self) -> None:
         self.lost = threading.Event()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"lease-{run_id}", daemon=True)
+        self._thread = threading.Thread(target=self._beat, name=f"lease-{self.run_id}", daemon=True)
         self._thread.start()
 
     def _beat(self) -> None:
         every = self.leases.ttl / 3
         while not self._stop.wait(every):
             try:
-                if not self.leases.renew(self.run_id, self.token):
+                if not self.renew():
                     self.lost.set()
                     return
             except StoreUnavailable:
                 continue  # a missed renewal; the lease lapses only if they keep failing
 
+    def renew(self) -> bool:
+        return self.leases.renew(self.run_id, self.token)
+
     def release(self) -> None:
         self._stop.set()
         self._thread.join()
         with contextlib.suppress(StoreUnavailable):
-            self.leases.call(_RELEASE, [self.key], [self.token])
+            self.let_go()
+
+    def let_go(self) -> None:
+        self.leases.call(_RELEASE, [self.key], [self.token])
+
+
+class SharedLease(Lease):
+    """A shared hold on a run's lease: the token of its generation, renewed while held."""
+
+    def __init__(self, leases: Leases, run_id: str, token: int, holder: str) -> None:
+        self.leases, self.run_id, self.token, self.holder = leases, run_id, token, holder
+        self.start()
+
+    def renew(self) -> bool:
+        keys = list(self.leases.keys(self.run_id)[:4])
+        ttl = int(self.leases.ttl * 1000)
+        return bool(self.leases.call(_RENEW_SHARED, keys, [self.holder, self.token, ttl]))
+
+    def let_go(self) -> None:
+        keys = list(self.leases.keys(self.run_id)[:4])
+        self.leases.call(_RELEASE_SHARED, keys, [self.holder, self.token])
 
 
 class Leases:
@@ -103,10 +198,17 @@ class Leases:
         self.client = redis.Redis.from_url(url)
         self.namespace, self.ttl = namespace, ttl
 
-    def keys(self, run_id: str) -> tuple[str, str, str]:
-        """The lease, the fencing counter and the manifest mutex of a run."""
+    def keys(self, run_id: str) -> tuple[str, str, str, str, str]:
+        """The lease, the fencing counter, the shared holders, the shared generation's token
+        and the manifest mutex of a run."""
         base = f"verdict:runs:{self.namespace}:{run_id}"
-        return f"{base}:lease", f"{base}:fence", f"{base}:mutex"
+        return (
+            f"{base}:lease",
+            f"{base}:fence",
+            f"{base}:shared",
+            f"{base}:generation",
+            f"{base}:mutex",
+        )
 
     def call(self, script: str, keys: list[str], args: list[object]) -> int:
         try:
@@ -115,19 +217,32 @@ class Leases:
             raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
 
     def acquire(self, run_id: str, wait: float) -> Lease:
-        lease_key, fence_key, _ = self.keys(run_id)
+        lease_key, fence_key, shared_key, _, _ = self.keys(run_id)
         deadline = time.monotonic() + wait
         while True:
-            token = self.call(_ACQUIRE, [lease_key, fence_key], [int(self.ttl * 1000)])
+            token = self.call(_ACQUIRE, [lease_key, fence_key, shared_key], [int(self.ttl * 1000)])
             if token:
                 return Lease(self, run_id, token)
             if time.monotonic() >= deadline:
                 raise RunLocked(f"run {run_id} is being worked on")
             time.sleep(0.05)
 
+    def acquire_shared(self, run_id: str, wait: float, floor: int) -> SharedLease:
+        """Hold the run's lease beside other shared holders; its token is above `floor`,
+        the last the run's manifest records, when it opens a generation."""
+        keys, holder = list(self.keys(run_id)[:4]), uuid.uuid4().hex
+        deadline = time.monotonic() + wait
+        while True:
+            token = self.call(_ACQUIRE_SHARED, keys, [holder, int(self.ttl * 1000), floor])
+            if token:
+                return SharedLease(self, run_id, token, holder)
+            if time.monotonic() >= deadline:
+                raise RunLocked(f"run {run_id} is being worked on")
+            time.sleep(0.05)
+
     def raise_above(self, run_id: str, lease: Lease, floor: int) -> None:
         """Give the held `lease` a token above `floor`, the last the run's manifest records."""
-        lease_key, fence_key, _ = self.keys(run_id)
+        lease_key, fence_key = self.keys(run_id)[:2]
         ttl = int(self.ttl * 1000)
         token = self.call(_RAISE, [lease_key, fence_key], [lease.token, floor, ttl])
         if not token:
@@ -135,14 +250,12 @@ class Leases:
         lease.token = token
 
     def renew(self, run_id: str, token: int) -> bool:
-        lease_key, fence_key, _ = self.keys(run_id)
+        lease_key, fence_key = self.keys(run_id)[:2]
         return bool(self.call(_RENEW, [lease_key, fence_key], [token, int(self.ttl * 1000)]))
 
     def held(self, run_id: str) -> bool:
-        try:
-            return bool(self.client.exists(self.keys(run_id)[0]))
-        except redis.RedisError as exc:
-            raise StoreUnavailable(f"the Redis that holds run leases: {exc}") from exc
+        """Whether anyone holds the run's lease, exclusive or shared."""
+        return bool(self.call(_HELD, list(self.keys(run_id)[:3]), []))
 
     def current(self, run_id: str) -> int:
         """The latest token given out on the run: 0 before any."""
@@ -162,7 +275,7 @@ class Leases:
 
     @contextlib.contextmanager
     def mutex(self, run_id: str) -> Iterator[None]:
-        key, mine = self.keys(run_id)[2], uuid.uuid4().hex
+        key, mine = self.keys(run_id)[4], uuid.uuid4().hex
         deadline = time.monotonic() + MUTEX_TTL * 2
         try:
             while not self.client.set(key, mine, nx=True, px=int(MUTEX_TTL * 1000)):

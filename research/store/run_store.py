@@ -68,10 +68,13 @@ class RunStore:
             raise StoreError(f"run {self.run_id} is kept at {self.location}, not in a folder")
         return self.backend
 
-    def lock(self, wait: float = 0.0) -> contextlib.AbstractContextManager[None]:
-        """Hold the run's lock: a kernel lock on a folder, a fenced lease with a bucket.
-        Either way a killed worker never leaves a run locked for good."""
-        return self.backend.lock(wait)
+    def lock(
+        self, wait: float = 0.0, *, part: str | None = None, shared: bool = False
+    ) -> contextlib.AbstractContextManager[None]:
+        """Hold the run's lock (exclusive, or `shared` by the parts of a stage), or with
+        `part` the lock of one part of a stage: a kernel lock on a folder, a fenced lease
+        with a bucket. Either way a killed worker never leaves a run locked for good."""
+        return self.backend.lock(wait, part=part, shared=shared)
 
     def is_locked(self) -> bool:
         return self.backend.is_locked()

@@ -27,7 +27,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from research.names import INDEX
 from research.store.errors import LeaseLost, StoreUnavailable
-from research.store.files import check_artifact_name, check_run_id
+from research.store.files import check_artifact_name, check_part_name, check_run_id
 from research.store.leases import Lease, Leases
 
 _MISSING = {"404", "NoSuchKey", "NotFound"}
@@ -176,7 +176,33 @@ class S3Backend:
     # --- the lease, its token and the manifest mutex --------------------------------------
 
     @contextlib.contextmanager
-    def lock(self, wait: float = 0.0) -> Iterator[None]:
+    def lock(
+        self, wait: float = 0.0, *, part: str | None = None, shared: bool = False
+    ) -> Iterator[None]:
+        """The run's lease, exclusive or `shared` (its holders write under its generation's
+        token), or, with `part`, the lease of that one part of a stage (research.store.files
+        says what each is for). A part's lease fences nothing: its writes are made under the
+        run's shared lease, held beside it."""
+        if part is not None:
+            check_part_name(part)
+            lease = self.leases.acquire(f"{self.run_id}.{part}", wait)
+            try:
+                yield
+            finally:
+                lease.release()
+            return
+        if shared:
+            lease = self.leases.acquire_shared(self.run_id, wait, self._recorded_fence())
+        else:
+            lease = self._exclusive(wait)
+        self._lease = lease
+        try:
+            yield
+        finally:
+            self._lease = None
+            lease.release()
+
+    def _exclusive(self, wait: float) -> Lease:
         lease = self.leases.acquire(self.run_id, wait)
         try:
             recorded = self._recorded_fence()
@@ -185,12 +211,7 @@ class S3Backend:
         except BaseException:
             lease.release()
             raise
-        self._lease = lease
-        try:
-            yield
-        finally:
-            self._lease = None
-            lease.release()
+        return lease
 
     def is_locked(self) -> bool:
         return self.leases.held(self.run_id)

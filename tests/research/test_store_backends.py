@@ -159,6 +159,80 @@ def test_a_killed_lock_holder_leaves_the_run_free_within_the_lease(store, kind):
     assert store.read_text("report.md") == "taken over"
 
 
+def _hold_part(run_id, part, ready, release):
+    store = store_for(run_id)
+    with store.lock(shared=True), store.lock(part=part):
+        store.write_text(f"round_3_parts/{part}.json", part)
+        ready.set()
+        release.wait(30)
+
+
+def test_parts_share_the_run_lock_and_write_beside_each_other_but_each_part_has_one_holder(
+    store,
+):
+    ready, release = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.Process(
+        target=_hold_part, args=(store.run_id, "deepread-1", ready, release)
+    )
+    holder.start()
+    try:
+        assert ready.wait(20)
+        # Another part runs and writes beside it; the same part does not, nor a whole stage.
+        with store.lock(shared=True), store.lock(part="deepread-2"):
+            store.write_text("round_3_parts/deepread-2.json", "deepread-2")
+        with pytest.raises(RunLocked), store.lock(part="deepread-1"):
+            pass
+        assert store.is_locked()
+        with pytest.raises(RunLocked), store.lock():
+            pass
+    finally:
+        release.set()
+        holder.join(20)
+    assert holder.exitcode == 0
+    assert not store.is_locked()
+    with store.lock():
+        store.write_text("report.md", "after the parts")
+    for part in ("deepread-1", "deepread-2"):
+        assert store.read_text(f"round_3_parts/{part}.json") == part
+    assert store.read_text("report.md") == "after the parts"
+
+
+def _stalled_part(run_id, ready, go, said):
+    """A part's worker: holds the run shared, writes, and (stopped meanwhile) tries again."""
+    store = store_for(run_id)
+    with store.lock(shared=True), store.lock(part="deepread-0"):
+        store.write_text("round_3_parts/0.json", "first")
+        ready.set()
+        go.wait(60)
+        try:
+            store.write_text("round_3_parts/0.json", "late")
+            said.put("written")
+        except LeaseLost as exc:
+            said.put(f"refused: {exc}")
+
+
+def test_a_part_whose_shared_lease_lapsed_cannot_write_after_the_run_was_taken(s3_runs):
+    store = store_for("run1")
+    store.create({"question": "A or B?"}, STAGES)
+    ready, go, said = multiprocessing.Event(), multiprocessing.Event(), multiprocessing.Queue()
+    part = multiprocessing.Process(target=_stalled_part, args=("run1", ready, go, said))
+    part.start()
+    try:
+        assert ready.wait(20)
+        os.kill(part.pid, signal.SIGSTOP)
+        wait_until(lambda: not store.is_locked(), 20, "the part's shared lease to lapse")
+        with store.lock():  # a recovery pass takes the run
+            store.write_text("round_3_parts/0.json", "recovered")
+            os.kill(part.pid, signal.SIGCONT)
+            go.set()
+            answer = said.get(timeout=20)
+        assert answer.startswith("refused: run run1: lease lost"), answer
+    finally:
+        os.kill(part.pid, signal.SIGCONT)
+        part.join(20)
+    assert store.read_text("round_3_parts/0.json") == "recovered"
+
+
 # --- fencing: a lease that lapsed cannot write over the next holder's work (bucket only) ------
 
 

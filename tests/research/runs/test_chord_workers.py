@@ -8,6 +8,7 @@ import pytest
 
 from research.runs import tasks
 from research.store import store_for
+from tests.objectstore import CREDENTIALS
 from tests.processes import wait_until
 from tests.research.runs.test_chaos import SAFETY, wait_done, wait_paused
 from tests.research.runs.test_chord import deepread_files, read_once
@@ -102,3 +103,30 @@ def test_a_worker_killed_while_merging_merges_again_without_reading_a_part_again
     assert parts_read(store) == [0, 1, 2, 3]
     assert not events(store, "part_started")[4:]
     wait_until(lambda: events(store, "run_finished"), 30, "the run to be logged finished")
+
+
+def test_two_workers_on_folders_of_their_own_read_the_parts_of_a_run_kept_in_a_bucket(
+    workers, base, settings, s3_runs, tmp_path
+):
+    settings.RUNS_STORE = ""
+    whole = read_once(base, settings, split=100, part=100)
+    expected = deepread_files(whole)
+    settings.RUNS_STORE = s3_runs.runs_store
+    env = {**SPLIT, "RUNS_STORE": s3_runs.runs_store, "S3_ENDPOINT_URL": s3_runs.endpoint}
+    procs = [
+        workers.start(RUNS_DIR=str(tmp_path / f"host{n}"), **env, **CREDENTIALS)
+        for n in (1, 2)
+    ]
+    for proc in procs:
+        workers.wait_ready(proc)
+    run = served_run(base)
+    tasks.start(run.run_id)
+    wait_done(run, SAFETY)
+
+    store = store_for(run.run_id)
+    assert deepread_files(store) == expected
+    assert parts_read(store) == [0, 1, 2, 3]
+    assert {e["pid"] for e in events(store, "part_started")} <= {p.pid for p in procs}
+    for n in (1, 2):
+        folder = tmp_path / f"host{n}"
+        assert not folder.exists() or not any(folder.iterdir()), "nothing kept on a host"
