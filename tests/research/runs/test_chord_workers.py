@@ -114,8 +114,7 @@ def test_two_workers_on_folders_of_their_own_read_the_parts_of_a_run_kept_in_a_b
     settings.RUNS_STORE = s3_runs.runs_store
     env = {**SPLIT, "RUNS_STORE": s3_runs.runs_store, "S3_ENDPOINT_URL": s3_runs.endpoint}
     procs = [
-        workers.start(RUNS_DIR=str(tmp_path / f"host{n}"), **env, **CREDENTIALS)
-        for n in (1, 2)
+        workers.start(RUNS_DIR=str(tmp_path / f"host{n}"), **env, **CREDENTIALS) for n in (1, 2)
     ]
     for proc in procs:
         workers.wait_ready(proc)
