@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from research.stages.claims.facts import Fact
 from research.stages.claims.measures import measure_facts
@@ -237,6 +238,12 @@ def download_facts(sentence: str) -> list[Fact]:
 
 
 def quantity_facts(sentence: str) -> list[Fact]:
+    return list(_quantity_facts(sentence))
+
+
+# Both readers ask it of the same sentences; the facts are frozen, so they can be shared.
+@lru_cache(maxsize=16384)
+def _quantity_facts(sentence: str) -> tuple[Fact, ...]:
     facts = download_facts(sentence)
     for attribute, pattern in _QUANTITIES:
         match = pattern.search(sentence)
@@ -245,7 +252,7 @@ def quantity_facts(sentence: str) -> list[Fact]:
         value = _quantity(match)
         if value is not None:
             facts.append(Fact(_qualified(attribute, sentence), "fact", value, 0))
-    return facts + measure_facts(sentence)
+    return (*facts, *measure_facts(sentence))
 
 
 def _measures_something_else(attribute: str, sentence: str, match: re.Match[str]) -> bool:

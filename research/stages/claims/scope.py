@@ -5,6 +5,7 @@ whether the broker is maintained."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _PARTS = (
     r"adapters?|plugins?|modules?|extensions?|add-?ons?|connectors?|drivers?|clients?|sdks?|"
@@ -87,6 +88,7 @@ _KINDS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+@lru_cache(maxsize=16384)
 def scope_of(sentence: str, current_year: int | None = None) -> str | None:
     """ "<kind>: <words>" when the statement is about a part, a version or a time rather
     than the project today: "component: the legacy STOMP adapter", "old version: before
