@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,8 +29,8 @@ from research.providers.pagedates import PageDate, find_page_date
 from research.providers.urls import site_of, source_id
 from research.stages.keypoints import MIN_SCORE, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
+from research.stages.pagereads import PageReader, page_option
 from research.stages.records import SITES, date_source, record_dates, record_page
-from research.stages.text import discover_aliases, mentions
 
 _LOCAL_TYPES = {
     ".html": "text/html",
@@ -72,9 +73,10 @@ def deep_read(
         ids=[c.id for c in chosen],
         reason="best-scored pages, taken in turn for each option so none is left out",
     )
-    results = _read_all(plan, chosen, fetcher, workers)
+    reader = PageReader(plan, filtered.kept, WIDER_NET if llm else MIN_SCORE)
+    results = _read_all(plan, chosen, fetcher, workers, reader.arrived)
     _mark_syndicated_copies(results)
-    aliases, readings = _note_key_points(plan, filtered, results, WIDER_NET if llm else MIN_SCORE)
+    aliases, readings = _note_key_points(reader, results)
     if any(aliases.values()):
         ctx.record(
             "aliases_found",
@@ -108,36 +110,17 @@ def deep_read(
 
 
 def _note_key_points(
-    plan: Plan,
-    filtered: Filtered,
-    results: list[tuple[SourceNotes, str | None]],
-    min_score: int,
+    reader: PageReader, results: list[tuple[SourceNotes, str | None]]
 ) -> tuple[dict[str, tuple[str, ...]], list[PageReading]]:
     """Key points for every page read, once all are in: the names pages give an option
     ("Ozempic (semaglutide)") are learnt from all of them and the search snippets. Each
-    page's scored sentences (down to `min_score`) are kept for a second look."""
-    texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
-    texts += [page for _, page in results if page is not None]
-    aliases = discover_aliases(texts, plan.options)
-    titles = {k.id: k for k in filtered.kept}
+    page's scored sentences (down to the reader's least score) are kept for a second look."""
+    aliases = reader.aliases(results)
     readings = []
-    for notes, stored in results:
+    for position, (notes, stored) in enumerate(results):
         if stored is None or notes.duplicate_of is not None:
             continue
-        body_at = stored.index(_HEADER_END) + len(_HEADER_END)
-        cand = titles.get(notes.source_id)
-        page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
-            _url_words(cand.url if cand else notes.url), plan.options, aliases
-        )
-        scored = scored_points(
-            stored[body_at:],
-            plan.options,
-            [d.name for d in plan.dimensions],
-            page_option=page_option,
-            base_offset=body_at,
-            aliases=aliases,
-            min_score=min_score,
-        )
+        scored = reader.scored(position, notes, stored, aliases)
         notes.key_points = best_points(scored, KEY_POINTS)
         readings.append(PageReading(notes, scored, aliases))
     return aliases, readings
@@ -175,7 +158,7 @@ def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> l
     well-documented option cannot use up the whole reading budget."""
     buckets: dict[str | None, list[KeptCandidate]] = {}
     for cand in kept:  # already in score order
-        buckets.setdefault(_page_option(f"{cand.title} {cand.snippet}", options), []).append(cand)
+        buckets.setdefault(page_option(f"{cand.title} {cand.snippet}", options), []).append(cand)
     order = [*(o for o in options if o in buckets), *([None] if None in buckets else [])]
     chosen: list[KeptCandidate] = []
     while len(chosen) < min(limit, len(kept)):
@@ -215,16 +198,27 @@ def _jaccard(a: set[int], b: set[int]) -> float:
 
 
 def _read_all(
-    plan: Plan, chosen: list[KeptCandidate], fetcher: Fetcher, workers: int
+    plan: Plan,
+    chosen: list[KeptCandidate],
+    fetcher: Fetcher,
+    workers: int,
+    arrived: Callable[[int, SourceNotes, str | None], None] | None = None,
 ) -> list[tuple[SourceNotes, str | None]]:
     """Every chosen page in flight at once, up to `workers` (the fetcher keeps its own bound
-    per host); the results in the chosen order, whatever order they arrive in."""
+    per host); the results in the chosen order, whatever order they arrive in. Each page
+    read is handed to `arrived` (with its position) as it comes in, while the others are
+    still on their way."""
     if not chosen:
         return []
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen)))) as pool:
         # Started host by host in turn, so that pages waiting for a busy host's slot do not
         # hold every thread while other hosts' pages wait to start.
         futures = {i: pool.submit(_read_one, plan, chosen[i], fetcher) for i in _by_host(chosen)}
+        if arrived is not None:
+            position = {future: i for i, future in futures.items()}
+            for future in as_completed(position):
+                if future.exception() is None:
+                    arrived(position[future], *future.result())
         return [futures[i].result() for i in range(len(chosen))]
 
 
@@ -297,9 +291,6 @@ def _noted(
     return notes, stored
 
 
-_HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
-
-
 def _header(
     sid: str,
     url: str,
@@ -326,19 +317,6 @@ def _header(
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def _url_words(url: str) -> str:
-    """An address as words: docs.nats.io/concepts reads "docs nats io concepts"."""
-    parts = urlsplit(url)
-    return re.sub(r"[-_/.]+", " ", f"{parts.hostname or ''} {parts.path}")
-
-
-def _page_option(
-    title: str, options: list[str], aliases: dict[str, tuple[str, ...]] | None = None
-) -> str | None:
-    named = [o for o in options if mentions(title, o, (aliases or {}).get(o, ()))]
-    return named[0] if len(named) == 1 else None
 
 
 def _load_local(cand: KeptCandidate) -> tuple[FetchResult, PageDate | None]:
