@@ -39,10 +39,8 @@ from research.names import NOTES
 from research.providers.fetch import HttpFetcher
 from research.providers.search import build_provider
 from research.runs.execute import execute_stage
-from research.stages.claims.numbers import _quantity_facts
-from research.stages.claims.scope import scope_of
-from research.stages.claims.stances import _stance_hits
 from research.store import store_for
+from tools.bench.fresh import forget_sentences
 from tools.bench.pages import OPTIONS, TOPICS, page_html, results
 from tools.fakes.localweb import LocalWeb
 
@@ -133,7 +131,7 @@ class LatencyBench:
         started = time.perf_counter()
         HttpFetcher.from_settings().fetch(web.urls[0])  # a new fetcher: robots.txt, then page
         figures.add("chain", time.perf_counter() - started)
-        _forget_sentences()
+        forget_sentences()
         cpu = time.process_time()
         timings, searches, pages_ok = self._stages(web.source)
         figures.add("stages_cpu", time.process_time() - cpu)
@@ -202,13 +200,6 @@ class LatencyBench:
             ("CLI research --help", "cli_help"),
         ):
             self.write(f"  {label:<24} {figures.spread(name)}")
-
-
-def _forget_sentences() -> None:
-    """Each run reads its pages as a run of new pages would: the readers remember no
-    sentence from the warm-up or the run before (each repetition reads the same pages)."""
-    for cached in (_stance_hits, scope_of, _quantity_facts):
-        cached.cache_clear()
 
 
 def _ratio(values: list[float]) -> str:
