@@ -274,7 +274,8 @@ class LastPageWaits:
         self.reading = reading
 
     def fetch(self, url: str) -> FetchResult:
-        if self.reading is not None and url == self.last and not self.reading.wait(5.0):
+        # Long enough for a loaded machine to extract the other pages and begin reading.
+        if self.reading is not None and url == self.last and not self.reading.wait(30.0):
             return FetchResult(url, Outcome.TIMEOUT, detail="nothing was read meanwhile")
         body = self.bodies[url].encode()
         return FetchResult(url, Outcome.OK, url, 200, "text/html; charset=utf-8", body)
