@@ -4,11 +4,11 @@ after run, which a real run never does)."""
 
 from __future__ import annotations
 
-from research.stages.claims.numbers import _quantity_facts
 from research.stages.claims.scope import scope_of
-from research.stages.claims.stances import _stance_hits
+from research.stages.claims.stances import _stance_hits, neutral_masked
+from research.stages.fact_conflicts import _periods
 
 
 def forget_sentences() -> None:
-    for cached in (_stance_hits, scope_of, _quantity_facts):
+    for cached in (_stance_hits, neutral_masked, scope_of, _periods):
         cached.cache_clear()

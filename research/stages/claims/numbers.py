@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from research.stages.claims.facts import Fact
 from research.stages.claims.measures import measure_facts
@@ -172,6 +171,14 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+# What every quantity above starts from: a number in digits, in Chinese, or as a whole
+# English word. A sentence without one is spared the search for each quantity in turn.
+_ANY_NUMBER = re.compile(
+    r"\d|[零〇一二两三四五六七八九十百千万]|\b(?:"
+    + "|".join(sorted(_UNITS + _TENS[2:], key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
 # Where a number measures something other than the option itself.
 _PAYLOAD = re.compile(
     r"\b(?:messages?|payloads?|files?|uploads?|attachments?|records?|batch|data|transfer(?:red)?)\b|"
@@ -238,21 +245,15 @@ def download_facts(sentence: str) -> list[Fact]:
 
 
 def quantity_facts(sentence: str) -> list[Fact]:
-    return list(_quantity_facts(sentence))
-
-
-# Both readers ask it of the same sentences; the facts are frozen, so they can be shared.
-@lru_cache(maxsize=16384)
-def _quantity_facts(sentence: str) -> tuple[Fact, ...]:
     facts = download_facts(sentence)
-    for attribute, pattern in _QUANTITIES:
+    for attribute, pattern in _QUANTITIES if _ANY_NUMBER.search(sentence) else ():
         match = pattern.search(sentence)
         if match is None or _measures_something_else(attribute, sentence, match):
             continue
         value = _quantity(match)
         if value is not None:
             facts.append(Fact(_qualified(attribute, sentence), "fact", value, 0))
-    return (*facts, *measure_facts(sentence))
+    return facts + measure_facts(sentence)
 
 
 def _measures_something_else(attribute: str, sentence: str, match: re.Match[str]) -> bool:

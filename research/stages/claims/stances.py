@@ -25,6 +25,7 @@ def stance_polarity(sentence: str, options: Sequence[str] = ()) -> int:
     return (score > 0) - (score < 0)
 
 
+@lru_cache(maxsize=16384)
 def neutral_masked(text: str) -> str:
     """The text with its set phrases that look like judgements but are not ("stable
     release", "non-inferior", "free trial") blanked, offsets kept."""
