@@ -15,6 +15,7 @@ reads their quote the other way (shown with the flag's words, counted in no scor
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,10 @@ def _finalize(value: Any) -> Any:
     return escape(value) if isinstance(value, str) else value
 
 
-def _env(t: Strings) -> Environment:
+@cache
+def _env(language: str) -> Environment:
+    """One environment per language, so a worker compiles the template once."""
+    t = MarkdownStrings(language)
     # Markdown, not HTML: every string printed is escaped as Markdown unless it is Md.
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -100,7 +104,11 @@ def render(data: ReportInput) -> str:
     t = MarkdownStrings(data.plan.language)
     # Whatever else speaks (a source's kind) speaks the question's language too.
     with translation.override(django_language(t.language)):
-        text = _env(t).get_template("report.md.j2").render(**_context(data, numbers, claims, t))
+        text = (
+            _env(t.language)
+            .get_template("report.md.j2")
+            .render(**_context(data, numbers, claims, t))
+        )
     sources = {n: sid for sid, n in numbers.items()}
     validate(text, data.pages, sources, bool(numbers), language=t.language)
     return text

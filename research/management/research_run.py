@@ -24,11 +24,11 @@ from research.artifacts import STAGES
 from research.diskspace import DiskFull
 from research.models import Run
 from research.names import REPORT, stage_label
-from research.providers.extract import warm_up
 from research.runs import flow
 from research.runs.execute import execute_stage
 from research.runs.manifest import first_unfinished
 from research.runs.registry import active_stages
+from research.runs.runners import import_runners
 from research.runs.spec import StageError
 from research.selectors import verdict_of
 from research.store import StoreError, readers, store_for
@@ -168,10 +168,10 @@ class ResearchRun:
         if stage is None:
             self.stdout.write("Every stage already has valid output; nothing to run.")
             return
-        if STAGES.index(stage) <= STAGES.index("deepread"):
-            # Page extraction's one-off costs, paid while the stages before it wait on the
-            # network.
-            threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+        # The later stages' code and page extraction's one-off costs, paid while the
+        # stages before them wait on the network.
+        reads_pages = STAGES.index(stage) <= STAGES.index("deepread")
+        threading.Thread(target=_warm_up, args=(reads_pages,), name="warm-up", daemon=True).start()
         while stage is not None:
             label = stage_label(stage)
             position = active_stages().index(stage) + 1
@@ -280,3 +280,11 @@ def _write_out(path: str, text: str) -> None:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def _warm_up(reads_pages: bool) -> None:
+    import_runners()
+    if reads_pages:
+        from research.providers.extract import warm_up
+
+        warm_up()

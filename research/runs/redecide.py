@@ -4,7 +4,9 @@ its owner corrected the reader (corrections.json), as the run's own decision and
 
 from __future__ import annotations
 
-from research.artifacts import Correction, Corrections, Dimension, SavedDecision
+from typing import TYPE_CHECKING
+
+from research.artifacts import Correction, Corrections, Dimension, Plan, SavedDecision
 from research.context import StageContext
 from research.names import (
     CORRECTIONS,
@@ -14,8 +16,10 @@ from research.names import (
     SAVED_DIR,
     saved_artifact,
 )
-from research.runs.runners.decide import decision_and_report
 from research.store import RunStore, StoreError, now_iso, readers
+
+if TYPE_CHECKING:
+    from research.runs.runners.decide import Made
 
 
 def save_with_weights(store: RunStore, weights: dict[str, float], by: str) -> SavedDecision:
@@ -78,3 +82,11 @@ def decide_again(store: RunStore) -> None:
 
 def next_correction_id(store: RunStore) -> str:
     return f"k{len(readers.corrections(store).corrections) + 1}"
+
+
+def decision_and_report(store: RunStore, ctx: StageContext, plan: Plan | None = None) -> Made:
+    # Deciding's code is imported when a run is decided again, not with every page that
+    # may ask for it.
+    from research.runs.runners.decide import decision_and_report as decide
+
+    return decide(store, ctx, plan)

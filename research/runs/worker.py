@@ -1,8 +1,8 @@
-"""What a Celery worker does besides running stage tasks: when it starts, it pays the first
-page extraction's one-off costs (before its pool forks, so every child starts warm); when it
-is ready, it resumes the runs a dead worker left mid-stage and starts its recovery loop;
-when it shuts down, it stops the loop. Celery loads this module through its `imports`
-setting (CELERY_IMPORTS)."""
+"""What a Celery worker does besides running stage tasks: when it starts, it imports every
+stage's code and pays the first page extraction's one-off costs (before its pool forks, so
+every child starts warm); when it is ready, it resumes the runs a dead worker left mid-stage
+and starts its recovery loop; when it shuts down, it stops the loop. Celery loads this
+module through its `imports` setting (CELERY_IMPORTS)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.conf import settings
 from research.providers.extract import warm_up
 from research.runs.loop import RecoveryLoop
 from research.runs.recovery import recover_orphaned_runs
+from research.runs.runners import import_runners
 
 logger = logging.getLogger(__name__)
 
@@ -21,7 +22,9 @@ logger = logging.getLogger(__name__)
 @worker_init.connect
 @worker_process_init.connect
 def _warm_up_extraction(**_: object) -> None:
-    # Once per process: a child forked from a warm parent finds it done.
+    # Once per process: a child forked from a warm parent finds it done, every stage's
+    # code imported.
+    import_runners()
     warm_up()
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,8 +29,8 @@ from research.providers.pagedates import PageDate, find_page_date
 from research.providers.urls import site_of, source_id
 from research.stages.keypoints import MIN_SCORE, Scored, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
+from research.stages.pagereads import PageReader, page_option
 from research.stages.records import SITES, date_source, record_dates, record_page
-from research.stages.text import discover_aliases, mentions
 
 _LOCAL_TYPES = {
     ".html": "text/html",
@@ -121,14 +122,15 @@ def read_part(
     workers: int,
     min_score: int,
 ) -> PartRead:
-    """Fetch, store and score a share of the pages to read, in the order given."""
-    results = _read_all(plan, share, fetcher, workers)
-    aliases = _aliases(plan, filtered, [stored for _, stored in results])
-    titles = {k.id: k for k in filtered.kept}
-    pages = [
-        PageRead(notes, stored, _scored(plan, titles, notes, stored, aliases, min_score))
-        for notes, stored in results
-    ]
+    """Fetch, store and score a share of the pages to read, in the order given: each page
+    is read as soon as it is in, while the others are still on their way (PageReader)."""
+    reader = PageReader(plan, filtered.kept, min_score)
+    results = _read_all(plan, share, fetcher, workers, reader.arrived)
+    aliases = reader.aliases(results)
+    pages = []
+    for position, (notes, stored) in enumerate(results):
+        scored = None if stored is None else reader.scored(position, notes, stored, aliases)
+        pages.append(PageRead(notes, stored, scored))
     return PartRead(pages, aliases, min_score)
 
 
@@ -146,15 +148,16 @@ def merge_parts(
     reads = [page for part in parts for page in part.pages]
     results = [(page.notes, page.stored) for page in reads]
     _mark_syndicated_copies(results)
-    aliases = _aliases(plan, filtered, [stored for _, stored in results])
+    min_score = min_score_for(llm)
+    reader = PageReader(plan, filtered.kept, min_score)
+    aliases = reader.aliases(results)
     if any(aliases.values()):
         ctx.record(
             "aliases_found",
             aliases={o: list(a) for o, a in aliases.items() if a},
             reason="the pages name these options so in brackets beside their names",
         )
-    min_score = min_score_for(llm)
-    readings = _note_key_points(plan, filtered, parts, aliases, min_score)
+    readings = _note_key_points(reader, parts, aliases)
     if llm is not None:
         model_key_points(plan, readings, llm, ctx, KEY_POINTS)
     results += [_record_read(plan, doc, aliases) for doc in records or []]
@@ -181,68 +184,27 @@ def merge_parts(
     return DeepRead(notes=Notes(sources=[n for n, _ in results], aliases=found), pages=pages)
 
 
-def _aliases(
-    plan: Plan, filtered: Filtered, stored: list[str | None]
-) -> dict[str, tuple[str, ...]]:
-    """The names pages give an option ("Ozempic (semaglutide)"), from the search snippets
-    and the pages' stored texts (syndicated copies included), in that order."""
-    texts = [f"{k.title} {k.snippet}" for k in filtered.kept]
-    texts += [page for page in stored if page is not None]
-    return discover_aliases(texts, plan.options)
-
-
 def _note_key_points(
-    plan: Plan,
-    filtered: Filtered,
-    parts: list[PartRead],
-    aliases: dict[str, tuple[str, ...]],
-    min_score: int,
+    reader: PageReader, parts: list[PartRead], aliases: dict[str, tuple[str, ...]]
 ) -> list[PageReading]:
     """Key points for every page read, once all are in. A part's scoring stands when it was
-    read with the run's aliases and no higher a floor; otherwise its pages are scored
-    again. Each page's scored sentences (down to `min_score`) are kept for a second look."""
-    titles = {k.id: k for k in filtered.kept}
+    read with the run's aliases and no higher a floor; otherwise its pages are read again.
+    Each page's scored sentences (down to the reader's least score) are kept for a second
+    look."""
     readings = []
     for part in parts:
-        stands = part.aliases == aliases and part.min_score <= min_score
+        stands = part.aliases == aliases and part.min_score <= reader.min_score
         for page in part.pages:
             notes, stored = page.notes, page.stored
             if stored is None or notes.duplicate_of is not None:
                 continue
             if stands and page.scored is not None:
-                scored = [s for s in page.scored if s.table or s.score >= min_score]
+                scored = [s for s in page.scored if s.table or s.score >= reader.min_score]
             else:
-                scored = _scored(plan, titles, notes, stored, aliases, min_score) or []
+                scored = reader.read(notes, stored, aliases)
             notes.key_points = best_points(scored, KEY_POINTS)
             readings.append(PageReading(notes, scored, aliases))
     return readings
-
-
-def _scored(
-    plan: Plan,
-    titles: dict[str, KeptCandidate],
-    notes: SourceNotes,
-    stored: str | None,
-    aliases: dict[str, tuple[str, ...]],
-    min_score: int,
-) -> list[Scored] | None:
-    """The page's sentences as the reader scores them, down to `min_score`."""
-    if stored is None:
-        return None
-    body_at = stored.index(_HEADER_END) + len(_HEADER_END)
-    cand = titles.get(notes.source_id)
-    page_option = _page_option(notes.title, plan.options, aliases) or _page_option(
-        _url_words(cand.url if cand else notes.url), plan.options, aliases
-    )
-    return scored_points(
-        stored[body_at:],
-        plan.options,
-        [d.name for d in plan.dimensions],
-        page_option=page_option,
-        base_offset=body_at,
-        aliases=aliases,
-        min_score=min_score,
-    )
 
 
 def _record_read(
@@ -277,7 +239,7 @@ def choose_pages(kept: list[KeptCandidate], options: list[str], limit: int) -> l
     well-documented option cannot use up the whole reading budget."""
     buckets: dict[str | None, list[KeptCandidate]] = {}
     for cand in kept:  # already in score order
-        buckets.setdefault(_page_option(f"{cand.title} {cand.snippet}", options), []).append(cand)
+        buckets.setdefault(page_option(f"{cand.title} {cand.snippet}", options), []).append(cand)
     order = [*(o for o in options if o in buckets), *([None] if None in buckets else [])]
     chosen: list[KeptCandidate] = []
     while len(chosen) < min(limit, len(kept)):
@@ -317,16 +279,27 @@ def _jaccard(a: set[int], b: set[int]) -> float:
 
 
 def _read_all(
-    plan: Plan, chosen: list[KeptCandidate], fetcher: Fetcher, workers: int
+    plan: Plan,
+    chosen: list[KeptCandidate],
+    fetcher: Fetcher,
+    workers: int,
+    arrived: Callable[[int, SourceNotes, str | None], None] | None = None,
 ) -> list[tuple[SourceNotes, str | None]]:
     """Every chosen page in flight at once, up to `workers` (the fetcher keeps its own bound
-    per host); the results in the chosen order, whatever order they arrive in."""
+    per host); the results in the chosen order, whatever order they arrive in. Each page
+    read is handed to `arrived` (with its position) as it comes in, while the others are
+    still on their way."""
     if not chosen:
         return []
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(chosen)))) as pool:
         # Started host by host in turn, so that pages waiting for a busy host's slot do not
         # hold every thread while other hosts' pages wait to start.
         futures = {i: pool.submit(_read_one, plan, chosen[i], fetcher) for i in _by_host(chosen)}
+        if arrived is not None:
+            position = {future: i for i, future in futures.items()}
+            for future in as_completed(position):
+                if future.exception() is None:
+                    arrived(position[future], *future.result())
         return [futures[i].result() for i in range(len(chosen))]
 
 
@@ -399,9 +372,6 @@ def _noted(
     return notes, stored
 
 
-_HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
-
-
 def _header(
     sid: str,
     url: str,
@@ -428,19 +398,6 @@ def _header(
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def _url_words(url: str) -> str:
-    """An address as words: docs.nats.io/concepts reads "docs nats io concepts"."""
-    parts = urlsplit(url)
-    return re.sub(r"[-_/.]+", " ", f"{parts.hostname or ''} {parts.path}")
-
-
-def _page_option(
-    title: str, options: list[str], aliases: dict[str, tuple[str, ...]] | None = None
-) -> str | None:
-    named = [o for o in options if mentions(title, o, (aliases or {}).get(o, ()))]
-    return named[0] if len(named) == 1 else None
 
 
 def _load_local(cand: KeptCandidate) -> tuple[FetchResult, PageDate | None]:

@@ -140,6 +140,7 @@ _number = lru_cache(maxsize=8192)(parse_number)
 
 
 @lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192)  # asked of each claim once per other claim on its topic
 def _periods(quote: str) -> frozenset[str]:
     return frozenset(re.sub(r"\s+", " ", m.lower()) for m in _PERIOD.findall(quote))
 

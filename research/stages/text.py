@@ -181,16 +181,42 @@ def discover_aliases(texts: list[str], options: list[str]) -> dict[str, tuple[st
     """Other names the pages give an option in brackets next to its name: brand names for
     a drug, abbreviations, a product's former name. An alias that also names another option
     is ignored."""
-    found: dict[str, list[str]] = {o: [] for o in options}
-    for option in options:
-        for name in option_names(option):
-            escaped = re.escape(name)
-            # The option's name in any case; the alias must be capitalised, as names are.
-            after = re.compile(rf"(?i:{escaped})\s*[(（]\s*{_ALIAS_NAME}\s*[)）]")
-            before = re.compile(rf"{_ALIAS_NAME}\s*[(（]\s*(?i:{escaped})\s*[)）]")
-            for text in texts:
-                found[option] += after.findall(text) + before.findall(text)
+    return aliases_from([aliases_in(text, options) for text in texts], options)
+
+
+AliasFinds = dict[str, list[list[str]]]  # option -> what each of its names found
+
+
+def aliases_in(text: str, options: list[str]) -> AliasFinds:
+    """What one text gives each option in brackets, name by name (see discover_aliases):
+    a page's part, found once, whenever the page comes in."""
+    return {
+        option: [a.findall(text) + b.findall(text) for a, b in _alias_patterns(option)]
+        for option in options
+    }
+
+
+def aliases_from(finds: list[AliasFinds], options: list[str]) -> dict[str, tuple[str, ...]]:
+    """discover_aliases from the texts' finds, in the texts' order."""
+    found = {
+        option: [
+            alias for n in range(len(option_names(option))) for f in finds for alias in f[option][n]
+        ]
+        for option in options
+    }
     return {o: _clean_aliases(o, names, options) for o, names in found.items()}
+
+
+@lru_cache(maxsize=1024)
+def _alias_patterns(option: str) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    patterns = []
+    for name in option_names(option):
+        escaped = re.escape(name)
+        # The option's name in any case; the alias must be capitalised, as names are.
+        after = re.compile(rf"(?i:{escaped})\s*[(（]\s*{_ALIAS_NAME}\s*[)）]")
+        before = re.compile(rf"{_ALIAS_NAME}\s*[(（]\s*(?i:{escaped})\s*[)）]")
+        patterns.append((after, before))
+    return tuple(patterns)
 
 
 def _clean_aliases(option: str, names: list[str], options: list[str]) -> tuple[str, ...]:

@@ -50,10 +50,17 @@ def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
 def test_bench_prints_each_part_of_a_run_against_its_floor_of_round_trips():
     out = io.StringIO()
     call_command(
-        "bench", pages=2, latency=0.05, queued=0, floor_runs=2, floor_pages=4, hosts=2, stdout=out
+        "bench",
+        latency=0.05,
+        floor_runs=2,
+        floor_pages=4,
+        hosts=2,
+        floor_only=True,
+        stdout=out,
     )
     text = out.getvalue()
     assert "latency floor: 50 ms a request, 4 pages on 2 hosts" in text
+    assert "retrieve:" not in text and "queued:" not in text  # the floor only
     assert "pages read OK [4, 4]; min / median / max of 2" in text
     spread = r"(\d+) / +(\d+) / +(\d+) ms"
     ratio = r"(\d+\.\d\d) / (\d+\.\d\d) / (\d+\.\d\d) x"

@@ -40,6 +40,7 @@ from research.providers.fetch import HttpFetcher
 from research.providers.search import build_provider
 from research.runs.execute import execute_stage
 from research.store import store_for
+from tools.bench.fresh import forget_sentences
 from tools.bench.pages import OPTIONS, TOPICS, page_html, results
 from tools.fakes.localweb import LocalWeb
 
@@ -130,6 +131,7 @@ class LatencyBench:
         started = time.perf_counter()
         HttpFetcher.from_settings().fetch(web.urls[0])  # a new fetcher: robots.txt, then page
         figures.add("chain", time.perf_counter() - started)
+        forget_sentences()
         cpu = time.process_time()
         timings, searches, pages_ok = self._stages(web.source)
         figures.add("stages_cpu", time.process_time() - cpu)

@@ -28,6 +28,7 @@ from research.models import Run
 from research.names import NOTES
 from research.runs.execute import execute_stage
 from research.store import store_for
+from tools.bench.fresh import forget_sentences
 from tools.bench.pages import ANGLES, NICKNAMES, OPTIONS, TOPICS, long_page
 from tools.fakes.localweb import LocalWeb, Route
 
@@ -134,6 +135,7 @@ class ScaleBench:
             )
         )
         row: dict[str, float] = {}
+        forget_sentences()
         try:
             for stage in STAGES:
                 started = time.process_time()

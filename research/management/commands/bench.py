@@ -111,6 +111,11 @@ class Command(BaseCommand):
             "--floor-pages", type=int, default=24, help="pages read in the latency-floor runs"
         )
         parser.add_argument(
+            "--floor-only",
+            action="store_true",
+            help="time the latency floor only, not the stages over --pages nor queued runs",
+        )
+        parser.add_argument(
             "--hosts", type=int, default=6, help="hosts the latency-floor pages are spread over"
         )
 
@@ -142,6 +147,8 @@ class Command(BaseCommand):
             LatencyBench(self.stdout.write).run(
                 opts["floor_pages"], opts["hosts"], opts["latency"], opts["floor_runs"]
             )
+        if opts["floor_only"]:
+            return
         StageBench(self.stdout.write).run(
             opts["pages"], opts["latency"], opts["search_latency"], opts["queued"], opts["workers"]
         )

@@ -7,6 +7,9 @@ stage, and the artifacts it must leave behind, in pipeline order.
 
 from __future__ import annotations
 
+from typing import Any
+
+from research.context import StageContext
 from research.names import (
     CANDIDATES,
     CROSSCHECK,
@@ -17,12 +20,43 @@ from research.names import (
     PLAN,
     REPORT,
 )
-from research.runs.runners.crosscheck import run_crosscheck
-from research.runs.runners.decide import run_decide
-from research.runs.runners.deepread import run_deepread
-from research.runs.runners.filter import run_filter
 from research.runs.runners.retrieve import run_retrieve
 from research.runs.spec import StageSpec, outputs
+from research.store import RunStore
+
+# The runners of the stages after retrieve, each with its stage's code, are imported when
+# their stage first runs, not when a run starts; import_runners imports them ahead of time.
+
+
+def run_filter(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    from research.runs.runners.filter import run_filter as run
+
+    return run(store, ctx)
+
+
+def run_deepread(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    from research.runs.runners.deepread import run_deepread as run
+
+    return run(store, ctx)
+
+
+def run_crosscheck(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    from research.runs.runners.crosscheck import run_crosscheck as run
+
+    return run(store, ctx)
+
+
+def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
+    from research.runs.runners.decide import run_decide as run
+
+    return run(store, ctx)
+
+
+def import_runners() -> None:
+    """Import every stage's runner now: the command line does so in a thread while its
+    run's first stages wait on the network, so later stages do not wait for their code."""
+    from research.runs.runners import crosscheck, decide, deepread, filter  # noqa: F401
+
 
 SPECS: tuple[StageSpec, ...] = (
     StageSpec("retrieve", outputs(PLAN, CANDIDATES), run_retrieve),

@@ -171,6 +171,23 @@ _QUANTITIES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+# What every quantity above starts from: a number in digits, in Chinese, or as a whole
+# English word. A sentence without one is spared the search for each quantity in turn.
+_ANY_NUMBER = re.compile(
+    r"\d|[零〇一二两三四五六七八九十百千万]|\b(?:"
+    + "|".join(sorted(_UNITS + _TENS[2:], key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+# The English number words make the patterns above slow: they are tried at every position.
+# A sentence without one as a whole word is searched with the same patterns less that one
+# alternative, which can match nowhere in it: the matches, spans and groups are the same.
+_NUMBER_WORDS = r"|\b" + _WORDS + r"\b"
+_A_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_UNITS + _TENS[2:]) + r")\b", re.I)
+_QUANTITIES_IN_FIGURES = [
+    (attribute, re.compile(pattern.pattern.replace(_NUMBER_WORDS, ""), pattern.flags))
+    for attribute, pattern in _QUANTITIES
+]
 # Where a number measures something other than the option itself.
 _PAYLOAD = re.compile(
     r"\b(?:messages?|payloads?|files?|uploads?|attachments?|records?|batch|data|transfer(?:red)?)\b|"
@@ -238,7 +255,8 @@ def download_facts(sentence: str) -> list[Fact]:
 
 def quantity_facts(sentence: str) -> list[Fact]:
     facts = download_facts(sentence)
-    for attribute, pattern in _QUANTITIES:
+    quantities = _QUANTITIES if _A_NUMBER_WORD.search(sentence) else _QUANTITIES_IN_FIGURES
+    for attribute, pattern in quantities if _ANY_NUMBER.search(sentence) else ():
         match = pattern.search(sentence)
         if match is None or _measures_something_else(attribute, sentence, match):
             continue

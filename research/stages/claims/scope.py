@@ -5,6 +5,9 @@ whether the broker is maintained."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from research.stages.text import has_cjk
 
 _PARTS = (
     r"adapters?|plugins?|modules?|extensions?|add-?ons?|connectors?|drivers?|clients?|sdks?|"
@@ -85,14 +88,19 @@ _KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("past", _PAST),
     ("past", _PAST_ZH),
 ]
+_CHINESE = {_COMPONENT_ZH, _OLD_VERSION_ZH, _VERSION_ZH, _PAST_ZH}
+_LATIN_KINDS = [(kind, pattern) for kind, pattern in _KINDS if pattern not in _CHINESE]
 
 
+@lru_cache(maxsize=16384)
 def scope_of(sentence: str, current_year: int | None = None) -> str | None:
     """ "<kind>: <words>" when the statement is about a part, a version or a time rather
     than the project today: "component: the legacy STOMP adapter", "old version: before
     2.0", "version: in version 1.x", "past: used to ship", "year: 2015". None otherwise.
     Given the current year, the last two years are not the past."""
-    for kind, pattern in _KINDS:
+    # Every Chinese pattern needs a Chinese character to match.
+    kinds = _KINDS if has_cjk(sentence) else _LATIN_KINDS
+    for kind, pattern in kinds:
         match = pattern.search(sentence)
         if match:
             return f"{kind}: {match.group(0).strip()}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from research.stages.claims import cues
@@ -24,6 +25,7 @@ def stance_polarity(sentence: str, options: Sequence[str] = ()) -> int:
     return (score > 0) - (score < 0)
 
 
+@lru_cache(maxsize=16384)
 def neutral_masked(text: str) -> str:
     """The text with its set phrases that look like judgements but are not ("stable
     release", "non-inferior", "free trial") blanked, offsets kept."""
@@ -44,6 +46,12 @@ class Cue(NamedTuple):
 def stance_hits(sentence: str, options: Sequence[str] = ()) -> list[Cue]:
     """Every evaluative cue in the sentence, with its sign as turned by the words before
     it (negated, remedied, fixed, hedged). Offsets are the sentence's own."""
+    return list(_stance_hits(sentence, tuple(options)))
+
+
+# Deep-read, cross-validate and their readers ask this of the same sentences many times.
+@lru_cache(maxsize=16384)
+def _stance_hits(sentence: str, options: tuple[str, ...]) -> tuple[Cue, ...]:
     text = _NEUTRAL.sub(_blank, _mask_names(sentence.replace("\u2019", "'"), options))
     amounts = {(start, end) for _, start, end in _amounts(text)}
     hits = []
@@ -51,7 +59,7 @@ def stance_hits(sentence: str, options: Sequence[str] = ()) -> list[Cue]:
         weight = sign * _turn(read, start, end)
         if weight:
             hits.append(Cue(start, end, weight, (start, end) in amounts))
-    return hits
+    return tuple(hits)
 
 
 def _cues(text: str) -> Iterator[tuple[int, int, int, str]]:

@@ -338,7 +338,7 @@ def other_cues(text: str, dimensions) -> list[tuple[int, int, str]]:
     """Cues of topics none of the dimensions is about, each as (start, end, "~topic"): a
     judging word next to one judges that topic, not a dimension of the run. A word that is
     also a cue of a dimension of the run is left to it."""
-    own = _compile([w for d in dimensions for t in topics_for(d) for w in t.cues])
+    own = _own_cues(tuple(dimensions))
     mine = [m.span() for m in own.finditer(text)] if own else []
     hits = []
     for name, pattern in _other_topics(tuple(dimensions)):
@@ -346,6 +346,11 @@ def other_cues(text: str, dimensions) -> list[tuple[int, int, str]]:
             if not any(s < m.end() and m.start() < e for s, e in mine):
                 hits.append((m.start(), m.end(), name))
     return hits
+
+
+@lru_cache(maxsize=256)
+def _own_cues(dimensions: tuple[str, ...]) -> re.Pattern[str] | None:
+    return _compile([w for d in dimensions for t in topics_for(d) for w in t.cues])
 
 
 @lru_cache(maxsize=1)

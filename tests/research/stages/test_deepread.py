@@ -242,3 +242,86 @@ def test_every_page_read_records_its_dates_and_where_they_came_from(testweb: Tes
     stored = result.pages[dated["meta"].source_id]
     assert "published: 2025-04-02\nupdated: 2026-06-30\ndates from: HTML metadata\n" in stored
     assert "published: unknown\n" in result.pages[dated["undated"].source_id]
+
+
+ALIAS_PAGE = (
+    "<html><head><title>Sync engines compared</title></head><body><article>"
+    "<h1>Sync engines compared</h1>"
+    "<p>Alderstream (ADS) is the sync engine most teams we spoke to had tried first.</p>"
+    "<p>Brightwell is the other engine in this comparison, and it is newer.</p>"
+    "</article></body></html>"
+)
+
+
+def unnamed_page(n: int) -> str:
+    """A page that names Alderstream only as ADS, under a title that names no option."""
+    return (
+        f"<html><head><title>Engine notes {n}</title></head><body><article>"
+        f"<h1>Engine notes {n}</h1>"
+        f"<p>ADS is released under the MIT License, which keeps the licence risk low ({n}).</p>"
+        f"<p>Brightwell changed its licence in 2025, which raised the licence risk ({n}).</p>"
+        "</article></body></html>"
+    )
+
+
+class LastPageWaits:
+    """Every page answers at once, but the last answers only once a page that came in has
+    begun to be read; had reading waited for every page, the last would time out."""
+
+    def __init__(self, bodies: dict[str, str], reading: threading.Event | None) -> None:
+        self.bodies = bodies
+        self.last = list(bodies)[-1]
+        self.reading = reading
+
+    def fetch(self, url: str) -> FetchResult:
+        # Long enough for a loaded machine to extract the other pages and begin reading.
+        if self.reading is not None and url == self.last and not self.reading.wait(30.0):
+            return FetchResult(url, Outcome.TIMEOUT, detail="nothing was read meanwhile")
+        body = self.bodies[url].encode()
+        return FetchResult(url, Outcome.OK, url, 200, "text/html; charset=utf-8", body)
+
+
+def engine_pages() -> dict[str, str]:
+    bodies = {f"https://site{n}.example/engines/{n}": unnamed_page(n) for n in range(4)}
+    return bodies | {"https://site9.example/engines/compared": ALIAS_PAGE}
+
+
+@pytest.fixture
+def reading(monkeypatch) -> threading.Event:
+    """Set once deep-read begins to read a page for key points."""
+    import research.stages.pagereads as pagereads
+
+    started = threading.Event()
+    read = pagereads.scored_points
+
+    def noting_the_reading(*args, **kwargs):
+        started.set()
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(pagereads, "scored_points", noting_the_reading)
+    return started
+
+
+def test_pages_are_read_while_the_last_page_is_still_being_fetched(reading):
+    bodies = engine_pages()
+    result = deep_read(
+        make_plan(max_pages=5), kept(list(bodies)), LastPageWaits(bodies, reading), StageContext()
+    )
+    assert [s.status for s in result.notes.sources] == [Outcome.OK] * 5
+
+
+def test_a_page_read_before_the_others_came_in_gives_the_notes_it_gives_after_them(reading):
+    """The last page to arrive says ADS is Alderstream: the pages read before it came in
+    are read again with that name, as they would be had every page come in first."""
+    bodies = engine_pages()
+    plan, filtered = make_plan(max_pages=5), kept(list(bodies))
+    early = deep_read(plan, filtered, LastPageWaits(bodies, reading), StageContext())
+    together = deep_read(plan, filtered, LastPageWaits(bodies, None), StageContext())
+
+    assert early.notes.model_dump() == together.notes.model_dump()
+    assert early.pages == together.pages
+    assert early.notes.aliases == {"Alderstream": ["ADS"]}
+    assert any(
+        kp.option == "Alderstream" and kp.quote.startswith("ADS is released under the MIT")
+        for kp in early.notes.sources[0].key_points
+    )

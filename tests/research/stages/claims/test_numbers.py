@@ -28,6 +28,15 @@ def read(sentence: str) -> dict[str, str]:
         ("Loamdb idles at 6 MiB of memory.", {"memory (MB)": "6"}),
         ("The Quillsync runtime is about 40KB.", {"size (KB)": "40"}),
         ("Tessera takes 100ms to render a long list.", {"render time (ms)": "100"}),
+        # Counts in words, and sentences that mix words and figures.
+        ("Loamdb has twenty-one core maintainers.", {"core team": "21"}),
+        (
+            "Quillsync has 1,200 contributors and forty core maintainers.",
+            {"contributors": "1200", "core team": "40"},
+        ),
+        ("Tessera has three hundred and twelve contributors.", {"contributors": "312"}),
+        ("Someone said none of the 300 contributors left.", {"contributors": "300"}),
+        ("Nobody has counted the stars, not one.", {}),
     ],
 )
 def test_counts_sizes_and_rates_keep_their_scale_and_unit(sentence, expected):
