@@ -29,8 +29,13 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(DEV_STAMP)
 
+# The suite runs on TEST_WORKERS processes at once (pytest-xdist), then the few tests marked
+# `serial`, which time themselves, one at a time. `make test TEST_WORKERS=0` runs it all in
+# one process; PYTEST_ARGS go to both passes (a pass with no test to run is not a failure).
+TEST_WORKERS ?= 3
 test: $(DEV_STAMP) $(MO)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not serial" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
