@@ -140,6 +140,7 @@ def test_only_your_runs_resources_can_be_subscribed_to(ada, bob, target):
     assert "Quillsync" not in error.message
 
 
+@pytest.mark.serial  # the whole run timed against 10 s
 def test_a_stage_finishes_as_usual_when_redis_is_down(ada, corpus, settings):
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     run = new_run(ada, [f"local:{corpus}"])
