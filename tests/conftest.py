@@ -19,9 +19,11 @@ def pytest_configure(config) -> None:
     from research.i18n.build import compile_catalogs
 
     compile_catalogs()
-    # Hypothesis fails an example slower than 200 ms by default: that measures how busy the
-    # machine is (tests run in parallel), not what the code does.
-    hypothesis.settings.register_profile("verdict", deadline=None)
+    # Hypothesis fails an example slower than 200 ms, and examples drawn slowly, by default:
+    # that measures how busy the machine is (tests run in parallel), not what the code does.
+    hypothesis.settings.register_profile(
+        "verdict", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+    )
     hypothesis.settings.load_profile("verdict")
 
 
