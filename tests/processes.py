@@ -65,6 +65,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+_held: list[socket.socket] = []
+
+
+def refused_port() -> int:
+    """A port where nothing listens, for as long as the tests run: it is bound and never
+    listened on, so a connection there is refused and no other test's server can take it
+    (a port that is merely free may be picked by a test running in parallel)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _held.append(sock)
+    return sock.getsockname()[1]
+
+
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     proc, url = _start_redis(tmp_path)

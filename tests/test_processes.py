@@ -1,8 +1,12 @@
-"""The test processes of tests/processes.py: each test's Redis is its own, even when the
-suite runs in parallel and another test takes the port it picked."""
+"""The test processes of tests/processes.py: each test's Redis is its own, and a port where
+nothing listens stays so, even when tests run in parallel and pick ports at the same time."""
 
 from __future__ import annotations
 
+import errno
+import socket
+
+import pytest
 import redis
 
 from tests import processes
@@ -26,3 +30,12 @@ def test_a_redis_whose_port_was_taken_meanwhile_starts_on_another(tmp_path, monk
     finally:
         other.terminate()
         other.wait(10)
+
+
+def test_a_refused_port_refuses_connections_and_no_server_can_take_it():
+    port = processes.refused_port()
+    with socket.socket() as client:
+        assert client.connect_ex(("127.0.0.1", port)) == errno.ECONNREFUSED
+    with socket.socket() as server, pytest.raises(OSError) as taken:
+        server.bind(("127.0.0.1", port))
+    assert taken.value.errno == errno.EADDRINUSE
