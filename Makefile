@@ -29,9 +29,13 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(DEV_STAMP)
 
+# The suite runs on TEST_WORKERS processes at once (pytest-xdist), then the few tests marked
+# `serial`, which time themselves, one at a time. `make test TEST_WORKERS=0` runs it all in
+# one process; PYTEST_ARGS go to every pass (a pass with no test to run is not a failure).
+TEST_WORKERS ?= 3
 # The tests that lean on the database (the run engine's rows, recovery, accounts, the run
-# pages) run a second time on PostgreSQL, on a cluster the tests start themselves; without
-# PostgreSQL's server programs they are skipped, saying why (tests/postgres.py).
+# pages) then run a second time on PostgreSQL, on a cluster the tests start themselves;
+# without PostgreSQL's server programs they are skipped, saying why (tests/postgres.py).
 POSTGRES_TESTS := tests/research/test_database.py tests/research/test_services.py \
 	tests/research/test_accounts.py tests/research/test_selectors.py \
 	tests/research/test_reask.py tests/research/runs/test_recovery.py \
@@ -39,8 +43,10 @@ POSTGRES_TESTS := tests/research/test_database.py tests/research/test_services.p
 	tests/research/web/test_runs_list.py tests/research/web/test_ownership.py
 
 test: $(DEV_STAMP) $(MO)
-	$(BIN)/python -m pytest
-	VERDICT_TEST_DATABASE=postgres $(BIN)/python -m pytest -p no:cacheprovider $(POSTGRES_TESTS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not serial" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	VERDICT_TEST_DATABASE=postgres $(BIN)/python -m pytest -p no:cacheprovider -m "not serial" \
+		$(PYTEST_ARGS) $(POSTGRES_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

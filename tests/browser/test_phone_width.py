@@ -73,6 +73,8 @@ def test_the_question_form_fits_a_phone_and_starts_a_run(phone, live_server, ada
     assert_no_sideways_scroll(phone, WIDTH)
 
 
+# Its stages poll while it scrolls: on a busy machine a refresh can replace the button.
+@pytest.mark.serial
 def test_a_run_in_progress_fits_a_phone_with_its_stages_and_cancel_button(phone, live_server, ada):
     # A question with a long bare link in it, as people paste them.
     run = run_in_progress(ada, f"Should we keep Loamdb after {LONG_URL} or move to Quillsync?")

@@ -30,6 +30,7 @@ def test_bench_prints_retrieve_time_as_a_multiple_of_one_search():
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # 20 runs at once on two real workers: it loads the machine
 @pytest.mark.django_db(transaction=True)
 def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
     out = io.StringIO()
@@ -46,6 +47,7 @@ def test_bench_prints_when_the_first_median_and_last_of_queued_runs_finished():
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # the benchmark loads the machine and times it
 @pytest.mark.django_db(transaction=True)
 def test_bench_prints_each_part_of_a_run_against_its_floor_of_round_trips():
     out = io.StringIO()

@@ -25,6 +25,7 @@ def test_the_quality_command_prints_precision_recall_and_verified_quotes():
     assert all(int(total) > 0 and ok == total for ok, total in verified)
 
 
+@pytest.mark.serial  # the benchmark loads the machine and times it
 def test_the_bench_command_prints_each_stage_time_and_the_latency_multiple():
     out = io.StringIO()
     call_command("bench", pages=3, latency=0.05, queued=0, stdout=out)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 import string
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from babel.messages.mofile import read_mo
@@ -12,6 +15,7 @@ from babel.messages.pofile import read_po
 
 from research.i18n.build import LOCALE_DIR, compile_catalogs
 
+ROOT = LOCALE_DIR.parent
 PO = LOCALE_DIR / "zh_Hans" / "LC_MESSAGES" / "django.po"
 PERCENT = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdrf%]")
 
@@ -71,6 +75,32 @@ def test_the_translations_compile_without_gnu_gettext(tmp_path: Path):
         compiled = read_mo(f)
     assert compiled["Sign out"].string == "退出登录"
     assert compile_catalogs(tmp_path) == []  # up to date: left alone
+
+
+def test_processes_compiling_the_translations_at_once_each_leave_a_whole_catalogue(
+    tmp_path: Path,
+):
+    """Every parallel test worker compiles the stale .mo as it starts; none of them fails,
+    and the .mo they leave is whole."""
+    folder = tmp_path / "zh_Hans" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.po").write_bytes(PO.read_bytes())
+    script = (
+        "import sys, time; from pathlib import Path; "
+        "from research.i18n.build import compile_catalogs; "
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); "
+        "compile_catalogs(Path(sys.argv[1]))"
+    )
+    start = str(time.time() + 2)  # each process parses the .po at the same moment
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, str(tmp_path), start], cwd=ROOT)
+        for _ in range(6)
+    ]
+    assert [proc.wait(60) for proc in procs] == [0] * 6
+    with (folder / "django.mo").open("rb") as f:
+        compiled = read_mo(f)
+    assert compiled["Sign out"].string == "退出登录"
+    assert sorted(p.name for p in folder.iterdir()) == ["django.mo", "django.po"]
 
 
 # A literal message the code asks gettext for, and one a template translates.

@@ -20,6 +20,9 @@ from research.store import store_for
 from tests.llm_stub import GOOD, LLMStub, Reply, answer, pick
 from tests.runs import events
 
+# Each test times the model against a budget of a second or two: run alone, after the rest.
+pytestmark = pytest.mark.serial
+
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
 QUESTION = "For our local-first notes app, choose between Quillsync, Loamdb and Tessera"
 

@@ -15,7 +15,7 @@ from research.models import Run
 from research.runs import tasks
 from research.runs import workers as worker_check
 from research.store import store_for
-from tests.processes import free_port
+from tests.processes import refused_port
 from tests.research.mcp.clients import call, call_tool
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus" / "notes_en"
@@ -263,7 +263,7 @@ def test_research_on_a_run_that_fails_says_why(ada, monkeypatch):
 @pytest.mark.django_db
 @pytest.mark.parametrize("tool", ["start_research", "research"])
 def test_without_a_broker_a_run_is_refused_at_once(ada, real_worker_check, monkeypatch, tool):
-    monkeypatch.setattr(celery_app.conf, "broker_url", f"redis://127.0.0.1:{free_port()}/0")
+    monkeypatch.setattr(celery_app.conf, "broker_url", f"redis://127.0.0.1:{refused_port()}/0")
     result = call_tool(ada, tool, {"question": QUESTION})
     assert result.is_error
     assert result.content[0].text.startswith(

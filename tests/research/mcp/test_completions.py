@@ -25,7 +25,7 @@ from research.models import Run
 from research.names import NOTES
 from research.runs import execute, tasks
 from research.store import store_for
-from tests.processes import free_port
+from tests.processes import refused_port
 from tests.research.mcp.clients import call
 from tests.runs import CORPUS_EN
 
@@ -48,7 +48,7 @@ def sources(settings, tmp_path):
     corpus = shutil.copytree(CORPUS_EN, tmp_path / "notes_en")
     settings.SOURCES = {
         "notes": f"local:{corpus}",
-        "down": f"searxng:http://127.0.0.1:{free_port()}",  # nothing listens there
+        "down": f"searxng:http://127.0.0.1:{refused_port()}",  # nothing listens there
     }
     settings.DEFAULT_SOURCES = ["notes", "down"]
 

@@ -18,7 +18,7 @@ from research.artifacts import Question
 from research.models import Run
 from research.runs import execute, registry, tasks
 from research.store import store_for
-from tests.processes import free_port, wait_until
+from tests.processes import refused_port, wait_until
 from tests.research.mcp.clients import changes, session
 from tests.runs import CORPUS_EN
 
@@ -140,8 +140,9 @@ def test_only_your_runs_resources_can_be_subscribed_to(ada, bob, target):
     assert "Quillsync" not in error.message
 
 
+@pytest.mark.serial  # the whole run timed against 10 s
 def test_a_stage_finishes_as_usual_when_redis_is_down(ada, corpus, settings):
-    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings.REDIS_URL = f"redis://127.0.0.1:{refused_port()}/0"  # nothing listens there
     run = new_run(ada, [f"local:{corpus}"])
     started = time.monotonic()
     for stage in registry.active_stages():

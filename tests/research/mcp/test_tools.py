@@ -15,7 +15,7 @@ from research.artifacts import Question
 from research.names import CROSSCHECK, DECISION, FILTERED, NOTES, page_artifact
 from research.runs import execute, registry
 from research.store import store_for
-from tests.processes import free_port
+from tests.processes import refused_port
 from tests.research.mcp.clients import call_tool
 from tests.runs import CORPUS_EN
 
@@ -36,7 +36,7 @@ def corpus(tmp_path):
 def sources(settings, corpus):
     settings.SOURCES = {
         "notes": f"local:{corpus}",
-        "down": f"searxng:http://127.0.0.1:{free_port()}",  # nothing listens there
+        "down": f"searxng:http://127.0.0.1:{refused_port()}",  # nothing listens there
     }
     settings.DEFAULT_SOURCES = ["notes"]
 

@@ -43,7 +43,7 @@ def test_a_pdf_served_as_html_is_refused_when_pdfs_are_not_accepted() -> None:
         (b"PK\x03\x04" + bytes(64), "a ZIP archive (or an Office document)"),
         (b"\x7fELF\x02\x01\x01" + bytes(64), "an ELF executable"),
         (b"MZ\x90\x00\x03\x00\x00\x00" + bytes(64), "a Windows executable"),
-        (gzip.compress(b"<html>hello</html>"), "gzip-compressed data"),
+        (gzip.compress(b"<html>hello</html>", mtime=0), "gzip-compressed data"),
         (b"SQLite format 3\x00" + bytes(64), "an SQLite database"),
     ],
 )
