@@ -21,12 +21,9 @@ another worker on it, and does nothing.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
 from typing import NoReturn
 
-from research import diskspace
 from research.context import StageContext
 from research.names import FINISHED
 from research.runs import rows
@@ -35,12 +32,12 @@ from research.runs.execute import (
     StageResult,
     TimeLimit,
     begin_locked,
+    disk_watched,
     finish_locked,
     heartbeat_interval,
     lost,
     pause_point,
     stage_failed,
-    wait_for_space,
 )
 from research.runs.manifest import cancelled, transition
 from research.runs.runners import deepread, parts
@@ -71,7 +68,7 @@ def start(run_id: str, time_limit: TimeLimit | None = None) -> tuple[StageResult
     if not store.exists():
         raise lost(store)
     try:
-        with _disk_watched(store), store.lock(wait=5.0):
+        with disk_watched(store, STAGE), store.lock(wait=5.0):
             return _start_locked(store, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=STAGE, reason="another process holds the run")
@@ -102,7 +99,7 @@ def run_part(run_id: str, number: int, time_limit: TimeLimit | None = None) -> s
         raise lost(store)
     try:
         with (
-            _disk_watched(store),
+            disk_watched(store, STAGE),
             store.lock(wait=PART_LOCK_WAIT, shared=True),
             store.lock(part=_lock(number)),
         ):
@@ -145,7 +142,7 @@ def merge(run_id: str, time_limit: TimeLimit | None = None) -> StageResult:
     if not store.exists():
         raise lost(store)
     try:
-        with _disk_watched(store), store.lock(wait=PART_LOCK_WAIT):
+        with disk_watched(store, STAGE), store.lock(wait=PART_LOCK_WAIT):
             return _merge_locked(store, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=STAGE, reason="another process holds the run")
@@ -193,17 +190,3 @@ def _raise(failure: Exception, exc: Exception) -> NoReturn:
     if failure is exc:
         raise exc
     raise failure from exc
-
-
-@contextlib.contextmanager
-def _disk_watched(store: RunStore) -> Iterator[None]:
-    """What execute.execute_stage does with an OSError outside the stage's own work: a run
-    folder gone fails the run, a full disk makes it wait for room."""
-    try:
-        yield
-    except OSError as exc:
-        if not store.exists():
-            raise lost(store) from exc
-        if diskspace.full(exc):
-            raise wait_for_space(store, STAGE, exc) from exc
-        raise

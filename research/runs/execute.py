@@ -13,6 +13,7 @@ import logging
 import os
 import threading
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,11 +79,19 @@ def execute_stage(
     if not store.exists():
         raise lost(store)
     try:
-        with store.lock(wait=lock_wait):
+        with disk_watched(store, stage), store.lock(wait=lock_wait):
             return _execute_locked(store, stage, force, time_limit)
     except RunLocked:
         store.log("stage_deferred", stage=stage, reason="another process holds the run")
         return StageResult(stage, "locked")
+
+
+@contextlib.contextmanager
+def disk_watched(store: RunStore, stage: str) -> Iterator[None]:
+    """An OSError outside the stage's own work: a run folder gone fails the run, a full
+    disk makes it wait for room, anything else is raised as it is."""
+    try:
+        yield
     except OSError as exc:
         if not store.exists():
             raise lost(store) from exc

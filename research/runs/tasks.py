@@ -139,19 +139,21 @@ def _stage_of(task_name: str) -> str:
     return task_name.removeprefix("research.").split(".")[0]
 
 
+# What every task of a stage is: acknowledged once done (a killed worker's message is sent
+# again), under the worker's time limits; a stage's own task and the merge of a split
+# deep-read are also retried on a transient failure.
+_TASK = dict(
+    base=StageTask,
+    bind=True,
+    acks_late=True,
+    soft_time_limit=settings.STAGE_TIME_LIMIT,
+    time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
+)
+_RETRIED = dict(autoretry_for=TRANSIENT, retry_backoff=2, retry_jitter=True, max_retries=3)
+
+
 def _stage_task(stage: str):
-    @shared_task(
-        name=f"research.{stage}",
-        base=StageTask,
-        bind=True,
-        acks_late=True,
-        autoretry_for=TRANSIENT,
-        retry_backoff=2,
-        retry_jitter=True,
-        max_retries=3,
-        soft_time_limit=settings.STAGE_TIME_LIMIT,
-        time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
-    )
+    @shared_task(name=f"research.{stage}", **_TASK, **_RETRIED)
     def task(self, run_id: str) -> str:
         pause_point(run_id, f"{stage}:received")
         try:
@@ -175,15 +177,8 @@ STAGE_TASKS = {stage: _stage_task(stage) for stage in STAGES}
 # --- a deep-read spread over workers (research.runs.chord) ---------------------------------
 
 
-@shared_task(
-    name="research.deepread.part",
-    base=StageTask,
-    bind=True,
-    acks_late=True,
-    ignore_result=False,  # a chord counts its parts by their results
-    soft_time_limit=settings.STAGE_TIME_LIMIT,
-    time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
-)
+# ignore_result=False: a chord counts its parts by their results.
+@shared_task(name="research.deepread.part", ignore_result=False, **_TASK)
 def deepread_part(self, run_id: str, number: int) -> str:
     """One part of a split deep-read. It never raises: a part that fails has failed the
     stage, and a raising part would keep its chord from ever calling the merge."""
@@ -198,18 +193,7 @@ def deepread_part(self, run_id: str, number: int) -> str:
         return "failed"
 
 
-@shared_task(
-    name="research.deepread.merge",
-    base=StageTask,
-    bind=True,
-    acks_late=True,
-    autoretry_for=TRANSIENT,
-    retry_backoff=2,
-    retry_jitter=True,
-    max_retries=3,
-    soft_time_limit=settings.STAGE_TIME_LIMIT,
-    time_limit=settings.STAGE_TIME_LIMIT + settings.STAGE_TIME_GRACE,
-)
+@shared_task(name="research.deepread.merge", **_TASK, **_RETRIED)
 def deepread_merge(self, run_id: str) -> str:
     """The chord's callback: merge the parts, mark deep-read done, queue what follows."""
     try:
