@@ -49,6 +49,8 @@ TOPICS = ("licence", "maintenance", "cost")
 # Two things differ between any two runs of one question, wherever they ran: the run's own
 # id (named in report.md) and how long each search took (round_1_candidates.json).
 ELAPSED = re.compile(rb'"elapsed_ms": \d+')
+# The report's run line names the day it was written, which two runs a midnight apart differ in.
+GENERATED = re.compile(rb"(`RUN-ID`[^\n]*?)\d{4}-\d{2}-\d{2}")
 
 
 def wait_until(check: Callable[[], object], timeout: float, what: str) -> object:
@@ -192,8 +194,8 @@ def credentials() -> dict[str, str]:
 
 def artifact_digests(store: Store, run_id: str) -> dict[str, str]:
     """sha256 of every artifact the run's manifest lists, each first checked against the
-    sha256 the manifest recorded (a damaged file fails here), with the run id and the
-    search times written the same way (ELAPSED)."""
+    sha256 the manifest recorded (a damaged file fails here), with the run id, the search
+    times (ELAPSED) and the day the report was written (GENERATED) written the same way."""
     index = json.loads(store.read(run_id, "index.json"))
     digests = {}
     for entry in index["artifacts"]:
@@ -202,6 +204,7 @@ def artifact_digests(store: Store, run_id: str) -> dict[str, str]:
         if recorded != entry["sha256"]:
             raise AssertionError(f"{run_id}/{entry['name']} does not match its manifest")
         data = ELAPSED.sub(b'"elapsed_ms": 0', data.replace(run_id.encode(), b"RUN-ID"))
+        data = GENERATED.sub(rb"\1DAY", data)
         digests[entry["name"]] = hashlib.sha256(data).hexdigest()
     return digests
 
