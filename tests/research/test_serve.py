@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 from django.conf import settings
+
+from tests.processes import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -28,16 +29,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def wait_until(check: Callable[[], object], timeout: float, what: str) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
 @pytest.fixture(scope="module")
