@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from research.artifacts import KeyPoint
 from research.stages.claims import stance_polarity, table_rows
 from research.stages.lexicon import keywords_for
-from research.stages.text import contains_term, first_mention, has_cjk, sentence_spans
+from research.stages.text import count_terms, first_mention, has_cjk, sentence_spans
 
 MAX_QUOTE = 400
 _FACT_SIGNAL = re.compile(
@@ -325,7 +325,7 @@ def best_dimension(sentence: str, dimensions: list[str]) -> str | None:
     sentence = _FRAMING.sub("", sentence, count=1)
     best, best_hits = None, 0
     for dimension in dimensions:
-        hits = sum(1 for k in keywords_for(dimension) if contains_term(sentence, k))
+        hits = count_terms(sentence, keywords_for(dimension))
         if hits > best_hits:
             best, best_hits = dimension, hits
     return best

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -48,6 +48,33 @@ def _trimmed(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         yield start + lead, start + lead + len(stripped)
 
 
+def count_terms(text: str, terms: Iterable[str]) -> int:
+    """How many of `terms` the text contains (contains_term). A term is looked for with its
+    pattern only where its letters stand in the text at all, which most do not."""
+    folded = None if _DOTTED_I.search(text) else text.casefold()
+    return sum(
+        1
+        for term in terms
+        if (folded is None or _needle(term) in folded) and contains_term(text, term)
+    )
+
+
+# re.I pairs the Turkish dotted and dotless i with ASCII ones, which casefold() does not.
+_DOTTED_I = re.compile("[\u0130\u0131]")
+
+
+@lru_cache(maxsize=4096)
+def _needle(term: str) -> str:
+    """What the text must hold (case aside) for term_pattern(term) to match in it."""
+    if not has_cjk(term) and _stems(term):
+        return term[:-1].casefold()
+    return term.casefold()
+
+
+def _stems(term: str) -> bool:
+    return len(term) > 4 and term.endswith("e")
+
+
 def contains_term(text: str, term: str) -> bool:
     """Case-insensitive whole-word match (allowing plain inflections: extend, extending) for
     Latin terms, substring match for CJK."""
@@ -59,7 +86,7 @@ def contains_term(text: str, term: str) -> bool:
 @lru_cache(maxsize=4096)
 def term_pattern(term: str) -> re.Pattern[str]:
     # "customise" also matches "customising": a final e drops before -ing.
-    stem = re.escape(term[:-1]) + r"(?:e|ing)" if len(term) > 4 and term.endswith("e") else None
+    stem = re.escape(term[:-1]) + r"(?:e|ing)" if _stems(term) else None
     body = (
         f"(?:{re.escape(term)}(?:s|es|ed|d|ing)?|{stem})"
         if stem

@@ -14,8 +14,10 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from research.stages.alternation import factored, longest_first, needs_cjk
 from research.stages.claims import cues
 from research.stages.claims.mentions import mentions_of
+from research.stages.text import has_cjk
 
 
 def stance_polarity(sentence: str, options: Sequence[str] = ()) -> int:
@@ -53,29 +55,33 @@ def stance_hits(sentence: str, options: Sequence[str] = ()) -> list[Cue]:
 @lru_cache(maxsize=16384)
 def _stance_hits(sentence: str, options: tuple[str, ...]) -> tuple[Cue, ...]:
     text = _NEUTRAL.sub(_blank, _mask_names(sentence.replace("\u2019", "'"), options))
-    amounts = {(start, end) for _, start, end in _amounts(text)}
+    chinese = has_cjk(text)
+    found = list(_amounts(text, chinese))
+    amounts = {(start, end) for _, start, end in found}
     hits = []
-    for sign, start, end, read in _cues(text):
+    for sign, start, end, read in _cues(text, found, chinese):
         weight = sign * _turn(read, start, end)
         if weight:
             hits.append(Cue(start, end, weight, (start, end) in amounts))
     return tuple(hits)
 
 
-def _cues(text: str) -> Iterator[tuple[int, int, int, str]]:
-    """(sign, start, end, text the cue was found in) for each cue, amounts first."""
-    found = list(_amounts(text))
+def _cues(
+    text: str, found: list[tuple[int, int, int]], chinese: bool
+) -> Iterator[tuple[int, int, int, str]]:
+    """(sign, start, end, text the cue was found in) for each cue, the amounts `found`
+    first. Patterns only Chinese text can match are skipped unless it is `chinese`."""
     for _, start, end in found:
         text = _masked(text, start, end)
     yield from ((sign, start, end, text) for sign, start, end in found)
     text = _NEUTRAL_AFTER_AMOUNTS.sub(_blank, text)
-    for pattern, sign in _PHRASES:
+    for pattern, sign in _PHRASES if chinese else _PHRASES_NOT_ZH:
         for match in pattern.finditer(text):
             yield sign, match.start(), match.end(), text
             text = _masked(text, match.start(), match.end())
     for pattern, sign in _NEGATING_PHRASES:
         yield from ((sign, m.start(), m.end(), text) for m in pattern.finditer(text))
-    for pattern in (_WORDS_EN, _WORDS_ZH):
+    for pattern in _WORDS if chinese else _WORDS_NOT_ZH:
         for match in pattern.finditer(text):
             if not _in_a_name(text, match):
                 yield _SIGNS[match.group(0).lower()], match.start(), match.end(), text
@@ -84,8 +90,8 @@ def _cues(text: str) -> Iterator[tuple[int, int, int, str]]:
 # --- amounts ------------------------------------------------------------------------------
 
 
-def _amounts(text: str) -> Iterator[tuple[int, int, int]]:
-    for pattern in (_AMOUNT_BEFORE_EN, _AMOUNT_AFTER_EN, _AMOUNT_AFTER_ZH, _AMOUNT_BEFORE_ZH):
+def _amounts(text: str, chinese: bool) -> Iterator[tuple[int, int, int]]:
+    for pattern in _AMOUNTS if chinese else _AMOUNTS_NOT_ZH:
         for match in pattern.finditer(text):
             if _overlaps_any(match, text):
                 continue
@@ -101,7 +107,8 @@ def _overlaps_any(match: re.Match[str], text: str) -> bool:
 
 
 def _alt(words: Sequence[str]) -> str:
-    return "|".join(sorted(words, key=len, reverse=True))
+    """The words as one alternation, longest first (research.stages.alternation)."""
+    return factored(longest_first(words), ignore_case=True)
 
 
 _BETWEEN_EN = r"(?:(?!(?:" + _alt(cues.NOT_BETWEEN_EN) + r")\b)[\w-]+\s+)?"
@@ -168,9 +175,13 @@ _AMOUNT_BEFORE_ZH = re.compile(
     + _THINGS_ZH
 )
 
+_AMOUNTS = (_AMOUNT_BEFORE_EN, _AMOUNT_AFTER_EN, _AMOUNT_AFTER_ZH, _AMOUNT_BEFORE_ZH)
+_AMOUNTS_NOT_ZH = tuple(p for p in _AMOUNTS if not needs_cjk(p.pattern))
+
 # --- phrases and words --------------------------------------------------------------------
 
-_PHRASES = [(re.compile(p, re.I), sign) for p, sign in cues.PHRASES]
+_PHRASES = [(re.compile(factored([p], ignore_case=True), re.I), sign) for p, sign in cues.PHRASES]
+_PHRASES_NOT_ZH = [(p, sign) for p, sign in _PHRASES if not needs_cjk(p.pattern)]
 _NEGATING_PHRASES = [(re.compile(p, re.I), sign) for p, sign in cues.NEGATING_PHRASES]
 _SIGNS = {w.lower(): 1 for w in cues.POSITIVE + cues.POSITIVE_ZH} | {
     w.lower(): -1 for w in cues.NEGATIVE + cues.NEGATIVE_ZH
@@ -181,7 +192,9 @@ _WORDS_EN = re.compile(
     re.I,
 )
 _WORDS_ZH = re.compile(_alt([re.escape(w) for w in cues.POSITIVE_ZH + cues.NEGATIVE_ZH]))
-_NEUTRAL = re.compile("|".join(cues.NEUTRAL), re.I)
+_WORDS = (_WORDS_EN, _WORDS_ZH)
+_WORDS_NOT_ZH = tuple(p for p in _WORDS if not needs_cjk(p.pattern))
+_NEUTRAL = re.compile(factored(cues.NEUTRAL, ignore_case=True), re.I)
 _NEUTRAL_AFTER_AMOUNTS = re.compile(cues.NEUTRAL_AFTER_AMOUNTS)
 
 
