@@ -19,7 +19,11 @@ $(STAMP): requirements.txt
 $(MO): locale/zh_Hans/LC_MESSAGES/django.po $(STAMP)
 	$(BIN)/python -m research.i18n.build
 
+# The project's modules compiled ahead, as pip compiles its packages, so that a process
+# (a worker, the command line) starts without compiling them, even where Python does not
+# write bytecode itself (PYTHONDONTWRITEBYTECODE). Only changed modules are compiled again.
 migrate: $(STAMP) $(MO)
+	$(BIN)/python -m compileall -q research decisions reports tools manage.py
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate

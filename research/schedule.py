@@ -4,13 +4,13 @@ pages and the commands, it is a surface: it only calls services."""
 
 from __future__ import annotations
 
-from celery import shared_task
 from django.utils import timezone
 
 from research import services
+from research.celery import app
 
 
-@shared_task(name="research.schedule.reask_due", ignore_result=True)
+@app.task(name="research.schedule.reask_due", ignore_result=True)
 def reask_due() -> int:
     """Ask again what is due now; the number of runs started."""
     return len(services.start_due_reasks(timezone.now()))

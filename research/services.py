@@ -24,7 +24,7 @@ from research.artifacts import STAGES, Correction, Question, SavedDecision
 from research.models import Reask, Run
 from research.names import stage_label
 from research.questions import QuestionInvalid, Submission, clean_question
-from research.runs import manifest, recovery, redecide, repair, rows, tasks
+from research.runs import manifest, redecide, repair, rows
 from research.runs.registry import active_stages
 from research.store import RunStore, StoreError, now_iso, readers, store_for
 
@@ -105,6 +105,8 @@ def create_run(question: Question, owner=None) -> Run:
 def queue_run(run_id: str, stage: str) -> None:
     """Hand the run to the workers at `stage`. When the broker does not answer, the run
     fails with NOT_QUEUED and the error goes up."""
+    from research.runs import tasks  # the Celery tasks: only runs handed over need them
+
     try:
         tasks.start(run_id, stage)
     except Exception:
@@ -116,6 +118,8 @@ def resume_run(run_id: str, stage: str) -> str:
     """Hand an unfinished run back to the workers from where it stopped, whatever state it
     was left in, and say what was done (research.runs.recovery.resume). When the broker
     does not answer, the run fails at `stage` with NOT_QUEUED and the error goes up."""
+    from research.runs import recovery
+
     try:
         return recovery.resume(run_id)
     except Exception:
@@ -177,6 +181,8 @@ def rerun_from(run: Run, stage: str) -> None:
         repair.rebuild_manifest(store, damage)
     manifest.reset_from(run.run_id, stage)
     rows.mark_run(run.run_id, Run.Status.QUEUED, stage)
+    from research.runs import tasks
+
     tasks.start(run.run_id, stage)
 
 

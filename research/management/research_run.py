@@ -283,8 +283,11 @@ def _write_out(path: str, text: str) -> None:
 
 
 def _warm_up(reads_pages: bool) -> None:
-    import_runners()
+    # What the stages need, in the order they need it: deep-read's code and extraction's
+    # one-off costs while retrieve searches, cross-validate's while deep-read fetches.
+    import_runners(("filter", "deepread"))
     if reads_pages:
         from research.providers.extract import warm_up
 
         warm_up()
+    import_runners()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from celery import Task, shared_task
+from celery import Task
 from celery import chord as celery_chord
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from django.conf import settings
@@ -20,6 +20,7 @@ from django.db import OperationalError
 
 from research import diskspace
 from research.artifacts import STAGES
+from research.celery import app
 from research.diskspace import DiskFull
 from research.models import Run
 from research.runs import chord, flow
@@ -153,7 +154,7 @@ _RETRIED = dict(autoretry_for=TRANSIENT, retry_backoff=2, retry_jitter=True, max
 
 
 def _stage_task(stage: str):
-    @shared_task(name=f"research.{stage}", **_TASK, **_RETRIED)
+    @app.task(name=f"research.{stage}", **_TASK, **_RETRIED)
     def task(self, run_id: str) -> str:
         pause_point(run_id, f"{stage}:received")
         try:
@@ -178,7 +179,7 @@ STAGE_TASKS = {stage: _stage_task(stage) for stage in STAGES}
 
 
 # ignore_result=False: a chord counts its parts by their results.
-@shared_task(name="research.deepread.part", ignore_result=False, **_TASK)
+@app.task(name="research.deepread.part", ignore_result=False, **_TASK)
 def deepread_part(self, run_id: str, number: int) -> str:
     """One part of a split deep-read. It never raises: a part that fails has failed the
     stage, and a raising part would keep its chord from ever calling the merge."""
@@ -193,7 +194,7 @@ def deepread_part(self, run_id: str, number: int) -> str:
         return "failed"
 
 
-@shared_task(name="research.deepread.merge", **_TASK, **_RETRIED)
+@app.task(name="research.deepread.merge", **_TASK, **_RETRIED)
 def deepread_merge(self, run_id: str) -> str:
     """The chord's callback: merge the parts, mark deep-read done, queue what follows."""
     try:

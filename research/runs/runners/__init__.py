@@ -7,6 +7,7 @@ stage, and the artifacts it must leave behind, in pipeline order.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from research.context import StageContext
@@ -52,10 +53,15 @@ def run_decide(store: RunStore, ctx: StageContext) -> dict[str, Any]:
     return run(store, ctx)
 
 
-def import_runners() -> None:
-    """Import every stage's runner now: the command line does so in a thread while its
-    run's first stages wait on the network, so later stages do not wait for their code."""
-    from research.runs.runners import crosscheck, decide, deepread, filter  # noqa: F401
+LATER_STAGES = ("filter", "deepread", "crosscheck", "decide")
+
+
+def import_runners(stages: tuple[str, ...] = LATER_STAGES) -> None:
+    """Import these stages' runners now, in pipeline order: the command line does so in a
+    thread while its run's first stages wait on the network, so later stages do not wait
+    for their code."""
+    for stage in stages:
+        importlib.import_module(f"research.runs.runners.{stage}")
 
 
 SPECS: tuple[StageSpec, ...] = (
