@@ -170,3 +170,68 @@ def _needs(op: Any, arg: Any) -> bool:
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
         return arg[0] >= 1 and _all_need(arg[2])
     return False
+
+
+def required_literals(pattern: str, ignore_case: bool = False) -> frozenset[str] | None:
+    """Strings one of which every match of `pattern` holds (case-folded when
+    `ignore_case`), or None when there are none worth looking for. A text holding none of
+    them cannot match (`may_match`), which a substring search tells far sooner than the
+    pattern's own."""
+    found = _required(_parser.parse(pattern), ignore_case)
+    if not found or min(len(s) for s in found) < 3:
+        return None
+    return frozenset(found)
+
+
+def may_match(literals: frozenset[str] | None, folded: str | None) -> bool:
+    """Whether a text may match a pattern with these `literals`; `folded` is the text
+    case-folded (`fold_for_literals`), or None when that cannot be trusted."""
+    return literals is None or folded is None or any(s in folded for s in literals)
+
+
+def fold_for_literals(text: str) -> str | None:
+    """The text as `may_match` compares it: case-folded, or None where casefold() and re.I
+    disagree (re.I pairs the Turkish dotted and dotless i with ASCII ones)."""
+    return None if _TURKISH_I.search(text) else text.casefold()
+
+
+_TURKISH_I = re.compile("[\u0130\u0131]")
+
+
+def _required(items: Any, ignore_case: bool) -> set[str] | None:
+    """What a sequence requires: the best of what any one of its parts requires (a run of
+    literal characters is one part)."""
+    options: list[set[str]] = []
+    run: list[str] = []
+    for op, arg in [*items, (None, None)]:
+        if op is sre.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            text = "".join(run)
+            options.append({text.casefold() if ignore_case else text})
+            run = []
+        if op is None:
+            break
+        inner = _required_of(op, arg, ignore_case)
+        if inner:
+            options.append(inner)
+    if not options:
+        return None
+    return max(options, key=lambda s: (min(len(x) for x in s), -len(s)))
+
+
+def _required_of(op: Any, arg: Any, ignore_case: bool) -> set[str] | None:
+    if op is sre.BRANCH:
+        union: set[str] = set()
+        for branch in arg[1]:
+            found = _required(branch, ignore_case)
+            if not found:
+                return None
+            union |= found
+        return union
+    if op is sre.SUBPATTERN:
+        return _required(arg[-1], ignore_case)
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and arg[0] >= 1:
+        return _required(arg[2], ignore_case)
+    return None

@@ -14,7 +14,14 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from research.stages.alternation import factored, longest_first, needs_cjk
+from research.stages.alternation import (
+    factored,
+    fold_for_literals,
+    longest_first,
+    may_match,
+    needs_cjk,
+    required_literals,
+)
 from research.stages.claims import cues
 from research.stages.claims.mentions import mentions_of
 from research.stages.text import has_cjk
@@ -75,7 +82,12 @@ def _cues(
         text = _masked(text, start, end)
     yield from ((sign, start, end, text) for sign, start, end in found)
     text = _NEUTRAL_AFTER_AMOUNTS.sub(_blank, text)
-    for pattern, sign in _PHRASES if chinese else _PHRASES_NOT_ZH:
+    # A phrase is looked for only in a text holding one of the words it cannot match
+    # without (masking only takes words away, so none is missed).
+    folded = fold_for_literals(text)
+    for pattern, sign, literals in _PHRASES if chinese else _PHRASES_NOT_ZH:
+        if not may_match(literals, folded):
+            continue
         for match in pattern.finditer(text):
             yield sign, match.start(), match.end(), text
             text = _masked(text, match.start(), match.end())
@@ -180,8 +192,11 @@ _AMOUNTS_NOT_ZH = tuple(p for p in _AMOUNTS if not needs_cjk(p.pattern))
 
 # --- phrases and words --------------------------------------------------------------------
 
-_PHRASES = [(re.compile(factored([p], ignore_case=True), re.I), sign) for p, sign in cues.PHRASES]
-_PHRASES_NOT_ZH = [(p, sign) for p, sign in _PHRASES if not needs_cjk(p.pattern)]
+_PHRASES = [
+    (re.compile(factored([p], ignore_case=True), re.I), sign, required_literals(p, True))
+    for p, sign in cues.PHRASES
+]
+_PHRASES_NOT_ZH = [phrase for phrase in _PHRASES if not needs_cjk(phrase[0].pattern)]
 _NEGATING_PHRASES = [(re.compile(p, re.I), sign) for p, sign in cues.NEGATING_PHRASES]
 _SIGNS = {w.lower(): 1 for w in cues.POSITIVE + cues.POSITIVE_ZH} | {
     w.lower(): -1 for w in cues.NEGATIVE + cues.NEGATIVE_ZH

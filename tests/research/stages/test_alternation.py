@@ -8,7 +8,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research.stages.alternation import factored, longest_first, needs_cjk, top_level_branches
+from research.stages.alternation import (
+    factored,
+    fold_for_literals,
+    longest_first,
+    may_match,
+    needs_cjk,
+    required_literals,
+    top_level_branches,
+)
 from research.stages.claims import cues, stances
 from research.stages.lexicon import keywords_for
 from research.stages.text import contains_term, count_terms
@@ -103,7 +111,7 @@ def test_the_stance_patterns_read_every_cue_as_the_plain_ones_do():
         + r")(?![A-Za-z])",
         stances._NEUTRAL: "|".join(cues.NEUTRAL),
     }
-    for (factored_phrase, _), (phrase, _) in zip(stances._PHRASES, cues.PHRASES, strict=True):
+    for (factored_phrase, _, _), (phrase, _) in zip(stances._PHRASES, cues.PHRASES, strict=True):
         rebuilt[factored_phrase] = phrase
     for sentence in _cue_sentences():
         for pattern, original in rebuilt.items():
@@ -118,8 +126,8 @@ def test_english_sentences_skip_only_patterns_that_need_chinese():
         if re.search("[\u4e00-\u9fff]", sentence):
             continue
         read = {*stances._AMOUNTS_NOT_ZH, *stances._WORDS_NOT_ZH}
-        read |= {p for p, _ in stances._PHRASES_NOT_ZH}
-        for pattern in (*stances._AMOUNTS, *stances._WORDS, *(p for p, _ in stances._PHRASES)):
+        read |= {p for p, _, _ in stances._PHRASES_NOT_ZH}
+        for pattern in (*stances._AMOUNTS, *stances._WORDS, *(p for p, _, _ in stances._PHRASES)):
             if pattern not in read:
                 assert pattern.search(sentence) is None, (pattern.pattern[:60], sentence)
 
@@ -136,3 +144,70 @@ def test_count_terms_counts_what_contains_term_finds():
         expected = sum(1 for t in terms if contains_term(sentence, t))
         assert count_terms(sentence, terms) == expected, sentence
     assert count_terms("Customising it costs", ["customise"]) == 1
+
+
+def test_required_literals_name_what_every_match_holds():
+    assert required_literals(r"\bno longer (?:actively )?maintained") == {"no longer "}
+    assert required_literals(r"\b(?:does not|won't) support\b|\bunsupported\b", True) == {
+        " support",
+        "unsupported",
+    }
+    # An optional part, or a branch with nothing certain in it, requires nothing.
+    assert required_literals(r"(?:stale)?\w+") is None
+    assert required_literals(r"stale|\w+") is None
+    assert required_literals(r"a\s+b") is None  # nothing worth looking for
+
+
+PHRASE_WORDS = st.lists(
+    st.sampled_from(
+        [
+            "no",
+            "longer",
+            "not",
+            "well",
+            "maintained",
+            "Support",
+            "does",
+            "costs",
+            "cost",
+            "far",
+            "more",
+            "less",
+            "at",
+            "best",
+            "prone",
+            "to",
+            "error-prone",
+            "scales",
+            "Well",
+            "keeps",
+            "crashing",
+            "hard",
+            "İ",
+            "ı",
+            "only",
+            "supports",
+            "still",
+            "immature",
+            "lags",
+            "behind",
+            "is",
+            "free",
+            "much",
+            "better",
+            ",",
+            ".",
+        ]
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=600)
+@given(PHRASE_WORDS)
+def test_a_text_without_a_phrase_s_literals_never_matches_it(words):
+    text = " ".join(words)
+    folded = fold_for_literals(text)
+    for pattern, _, literals in stances._PHRASES:
+        if pattern.search(text):
+            assert may_match(literals, folded), (pattern.pattern[:60], text)
