@@ -98,6 +98,8 @@ _SENTENCE_END = re.compile(r"[.。!?！？,，;；]$")
 
 def _lead_in_sign(title: str, options: Sequence[str]) -> int:
     """+1 for a "Pros" line, -1 for a "Cons" line, 0 for anything else ("Pros and cons")."""
+    if not _LEAD_IN.search(title):
+        return 0  # what is left once names and filler words are taken out is in the title
     cleaned = title
     for start, end, _ in reversed(mentions_of(title, options)):
         cleaned = cleaned[:start] + " " + cleaned[end:]
