@@ -267,6 +267,12 @@ MAX_PAGE_CHARS = env_int("MAX_PAGE_CHARS", 30_000, minimum=500)
 # quarter of a CPU second, so a run at the default MAX_PAGES stays one task; past 40 pages
 # the parts' reading outweighs the cost of handing them out.
 DEEPREAD_SPLIT_PAGES = env_int("DEEPREAD_SPLIT_PAGES", 40, minimum=1)
+# Pages are turned into text in this many processes of their own while the run's process
+# reads the texts already made (research.providers.extract_pool): the cores it leaves idle,
+# up to 4. 0 extracts in the run's process.
+EXTRACT_PROCESSES = env_int(
+    "EXTRACT_PROCESSES", max(0, min(4, (os.cpu_count() or 1) - 1)), minimum=0
+)
 DEEPREAD_PART_PAGES = env_int("DEEPREAD_PART_PAGES", 20, minimum=1)
 CONFIDENCE_THRESHOLD = env_int("CONFIDENCE_THRESHOLD", 65, minimum=0)
 

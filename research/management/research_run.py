@@ -283,11 +283,16 @@ def _write_out(path: str, text: str) -> None:
 
 
 def _warm_up(reads_pages: bool) -> None:
-    # What the stages need, in the order they need it: deep-read's code and extraction's
-    # one-off costs while retrieve searches, cross-validate's while deep-read fetches.
+    # What the stages need, in the order they need it: the extraction processes (which
+    # start on another core) and deep-read's code while retrieve searches, cross-validate's
+    # while deep-read fetches.
+    if reads_pages:
+        from research.providers import extract_pool
+
+        extract_pool.start()
     import_runners(("filter", "deepread"))
     if reads_pages:
         from research.providers.extract import warm_up
 
-        warm_up()
+        warm_up()  # for pages extracted here, when there are no extraction processes
     import_runners()

@@ -11,6 +11,7 @@ import logging
 from celery.signals import worker_init, worker_process_init, worker_ready, worker_shutdown
 from django.conf import settings
 
+from research.providers import extract_pool
 from research.providers.extract import warm_up
 from research.runs.loop import RecoveryLoop
 from research.runs.recovery import recover_orphaned_runs
@@ -26,6 +27,13 @@ def _warm_up_extraction(**_: object) -> None:
     # code imported.
     import_runners()
     warm_up()
+
+
+@worker_process_init.connect
+def _start_extraction_processes(**_: object) -> None:
+    # Each pool process its own (research.providers.extract_pool), started before its
+    # first run reads a page.
+    extract_pool.start()
 
 
 @worker_ready.connect

@@ -24,7 +24,7 @@ from research.names import page_artifact
 from research.outcomes import Outcome
 from research.providers.base import Fetcher, FetchResult
 from research.providers.documents import decode_text, read_corpus_file
-from research.providers.extract import extract_page
+from research.providers.extract_pool import extract
 from research.providers.pagedates import PageDate, find_page_date
 from research.providers.urls import site_of, source_id
 from research.stages.keypoints import MIN_SCORE, Scored, best_points, scored_points
@@ -332,7 +332,8 @@ def _read_one(plan: Plan, cand: KeptCandidate, fetcher: Fetcher) -> tuple[Source
     )
     if result.outcome is not Outcome.OK:
         return base, None
-    page = extract_page(
+    # In an extraction process while this one reads the pages already in (extract_pool).
+    page = extract(
         result.body, result.content_type, result.final_url or cand.url, plan.limits.max_page_chars
     )
     if not page.text.strip():

@@ -190,7 +190,8 @@ class LatencyBench:
         )
         self.write(
             f"  {'five stages, CPU time':<24} {figures.spread('stages_cpu')} (this process, "
-            "every thread: what no concurrency hides)"
+            "every thread: what no concurrency hides; pages are extracted in "
+            f"{settings.EXTRACT_PROCESSES or 'no'} process(es) of their own)"
         )
         for label, name in (
             ("CLI start-up", "cli_start"),
