@@ -172,15 +172,22 @@ def _needs(op: Any, arg: Any) -> bool:
     return False
 
 
-def required_literals(pattern: str, ignore_case: bool = False) -> frozenset[str] | None:
+def required_literals(
+    pattern: str, ignore_case: bool = False, shortest: int = 3
+) -> frozenset[str] | None:
     """Strings one of which every match of `pattern` holds (case-folded when
-    `ignore_case`), or None when there are none worth looking for. A text holding none of
-    them cannot match (`may_match`), which a substring search tells far sooner than the
-    pattern's own."""
+    `ignore_case`), or None when there are none of at least `shortest` characters. A text
+    holding none of them cannot match (`may_match`), which a substring search tells far
+    sooner than the pattern's own."""
     found = _required(_parser.parse(pattern), ignore_case)
-    if not found or min(len(s) for s in found) < 3:
+    if not found or min(len(s) for s in found) < shortest:
         return None
     return frozenset(found)
+
+
+def literals_of(pattern: re.Pattern[str], shortest: int = 3) -> frozenset[str] | None:
+    """required_literals of a compiled pattern, with its own case rule."""
+    return required_literals(pattern.pattern, bool(pattern.flags & re.I), shortest)
 
 
 def may_match(literals: frozenset[str] | None, folded: str | None) -> bool:

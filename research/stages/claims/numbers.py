@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from research.stages.alternation import fold_for_literals, literals_of, may_match
 from research.stages.claims.facts import Fact
 from research.stages.claims.measures import measure_facts
 
@@ -188,6 +189,7 @@ _QUANTITIES_IN_FIGURES = [
     (attribute, re.compile(pattern.pattern.replace(_NUMBER_WORDS, ""), pattern.flags))
     for attribute, pattern in _QUANTITIES
 ]
+_LITERALS = {p: literals_of(p, shortest=2) for _, p in (*_QUANTITIES, *_QUANTITIES_IN_FIGURES)}
 # Where a number measures something other than the option itself.
 _PAYLOAD = re.compile(
     r"\b(?:messages?|payloads?|files?|uploads?|attachments?|records?|batch|data|transfer(?:red)?)\b|"
@@ -256,7 +258,11 @@ def download_facts(sentence: str) -> list[Fact]:
 def quantity_facts(sentence: str) -> list[Fact]:
     facts = download_facts(sentence)
     quantities = _QUANTITIES if _A_NUMBER_WORD.search(sentence) else _QUANTITIES_IN_FIGURES
+    folded = fold_for_literals(sentence)
     for attribute, pattern in quantities if _ANY_NUMBER.search(sentence) else ():
+        # Looked for only where a word it cannot match without stands (a unit, a noun).
+        if not may_match(_LITERALS[pattern], folded):
+            continue
         match = pattern.search(sentence)
         if match is None or _measures_something_else(attribute, sentence, match):
             continue

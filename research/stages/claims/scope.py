@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from research.stages.alternation import fold_for_literals, literals_of, may_match
 from research.stages.text import has_cjk
 
 _PARTS = (
@@ -90,6 +91,7 @@ _KINDS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _CHINESE = {_COMPONENT_ZH, _OLD_VERSION_ZH, _VERSION_ZH, _PAST_ZH}
 _LATIN_KINDS = [(kind, pattern) for kind, pattern in _KINDS if pattern not in _CHINESE]
+_LITERALS = {pattern: literals_of(pattern, shortest=2) for _, pattern in _KINDS}
 
 
 @lru_cache(maxsize=16384)
@@ -100,7 +102,10 @@ def scope_of(sentence: str, current_year: int | None = None) -> str | None:
     Given the current year, the last two years are not the past."""
     # Every Chinese pattern needs a Chinese character to match.
     kinds = _KINDS if has_cjk(sentence) else _LATIN_KINDS
+    folded = fold_for_literals(sentence)
     for kind, pattern in kinds:
+        if not may_match(_LITERALS[pattern], folded):
+            continue  # none of the words it cannot match without stands in the sentence
         match = pattern.search(sentence)
         if match:
             return f"{kind}: {match.group(0).strip()}"

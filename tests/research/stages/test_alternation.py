@@ -211,3 +211,73 @@ def test_a_text_without_a_phrase_s_literals_never_matches_it(words):
     for pattern, _, literals in stances._PHRASES:
         if pattern.search(text):
             assert may_match(literals, folded), (pattern.pattern[:60], text)
+
+
+MEASURE_WORDS = st.lists(
+    st.sampled_from(
+        [
+            "12",
+            "3.5",
+            "1,200",
+            "k",
+            "ms",
+            "MS",
+            "milliseconds",
+            "MB/s",
+            "MiB",
+            "KB",
+            "ops",
+            "requests",
+            "per",
+            "second",
+            "/s",
+            "seat",
+            "user",
+            "month",
+            "$",
+            "stars",
+            "GitHub",
+            "core",
+            "maintainers",
+            "contributors",
+            "before",
+            "2.0",
+            "v1.x",
+            "in",
+            "version",
+            "used",
+            "to",
+            "be",
+            "back",
+            "then",
+            "legacy",
+            "adapter",
+            "每秒",
+            "毫秒",
+            "贡献者",
+            "以前",
+            "的",
+            "版本",
+            "插件",
+            "İ",
+            "ı",
+            "-",
+            ",",
+            ".",
+        ]
+    ),
+    max_size=10,
+)
+
+
+@settings(max_examples=800)
+@given(MEASURE_WORDS)
+def test_a_measure_or_scope_pattern_is_skipped_only_where_it_cannot_match(words):
+    from research.stages.claims import numbers, scope
+
+    for joiner in (" ", ""):
+        text = joiner.join(words)
+        folded = fold_for_literals(text)
+        for pattern, literals in (*numbers._LITERALS.items(), *scope._LITERALS.items()):
+            if pattern.search(text):
+                assert may_match(literals, folded), (pattern.pattern[:60], text)
