@@ -141,16 +141,21 @@ def _alive(pid: int) -> bool:
         return stat.read().split(") ", 1)[1][0] != "Z"
 
 
-@pytest.mark.parametrize("ending", ["SIGKILL", "exit"])
-def test_no_extraction_process_outlives_the_process_that_started_it(ending):
-    parent = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, "plain"],
+def _script(mode: str) -> subprocess.Popen:
+    """SCRIPT in a process of its own: it prints its extraction processes' pids."""
+    return subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, mode],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "research.settings"},
     )
+
+
+@pytest.mark.parametrize("ending", ["SIGKILL", "exit"])
+def test_no_extraction_process_outlives_the_process_that_started_it(ending):
+    parent = _script("plain")
     pids = [int(p) for p in parent.stdout.readline().split()]
     assert len(pids) == 2 and all(_alive(p) for p in pids)
     if ending == "SIGKILL":
@@ -162,14 +167,7 @@ def test_no_extraction_process_outlives_the_process_that_started_it(ending):
 
 
 def test_a_forked_process_starts_extraction_processes_of_its_own():
-    parent = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, "fork"],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "research.settings"},
-    )
+    parent = _script("fork")
     try:
         mine = set(parent.stdout.readline().split())
         the_child_s = set(parent.stdout.readline().split())
