@@ -206,9 +206,15 @@ PHRASE_WORDS = st.lists(
 @settings(max_examples=600)
 @given(PHRASE_WORDS)
 def test_a_text_without_a_phrase_s_literals_never_matches_it(words):
-    text = " ".join(words)
+    assert_skipped_only_where_no_match(
+        " ".join(words), [(p, literals) for p, _, literals in stances._PHRASES]
+    )
+
+
+def assert_skipped_only_where_no_match(text: str, gated) -> None:
+    """Every (pattern, literals) that matches `text` is one may_match lets through."""
     folded = fold_for_literals(text)
-    for pattern, _, literals in stances._PHRASES:
+    for pattern, literals in gated:
         if pattern.search(text):
             assert may_match(literals, folded), (pattern.pattern[:60], text)
 
@@ -275,9 +281,6 @@ MEASURE_WORDS = st.lists(
 def test_a_measure_or_scope_pattern_is_skipped_only_where_it_cannot_match(words):
     from research.stages.claims import numbers, scope
 
+    gated = [*numbers._LITERALS.items(), *scope._LITERALS.items()]
     for joiner in (" ", ""):
-        text = joiner.join(words)
-        folded = fold_for_literals(text)
-        for pattern, literals in (*numbers._LITERALS.items(), *scope._LITERALS.items()):
-            if pattern.search(text):
-                assert may_match(literals, folded), (pattern.pattern[:60], text)
+        assert_skipped_only_where_no_match(joiner.join(words), gated)
