@@ -32,7 +32,12 @@ class CorpusRunner:
     def __init__(self, command: BaseCommand, opts: dict[str, Any]) -> None:
         self.out = command.stdout
         self.corpus = Path(opts["corpus"]).resolve()
-        self.only = set(opts["topic"])
+        self.split = _split(opts.get("develop"), opts.get("check"))
+        self.only = (
+            set(opts["topic"])
+            | set(self.split.get("develop", ()))
+            | set(self.split.get("check", ()))
+        )
         self.json_path = opts.get("json")
         self.runs_dir = opts.get("runs_dir")
         self.misses = opts.get("misses", False)
@@ -49,9 +54,17 @@ class CorpusRunner:
             stack.enter_context(override_settings(RUNS_DIR=runs, RUNS_STORE=""))  # read as folders
             scores = [self._score_topic(topic) for topic in chosen]
         self._print(scores)
+        self._print_split(scores)
         if self.json_path:
+            summary = _summary(scores)
+            if self.split:
+                summary["split"] = {
+                    part: _total([s for s in scores if s.topic in names]).as_dict()
+                    | {"topics": sorted(names)}
+                    for part, names in self.split.items()
+                }
             Path(self.json_path).write_text(
-                json.dumps(_summary(scores), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+                json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
             )
             self.out.write(f"Figures written to {self.json_path}")
         return scores
@@ -122,7 +135,12 @@ class CorpusRunner:
         w(_mode_line(scores))
         self._print_judgement(scores)
         if self.misses:
+            hidden = set(self.split.get("check", ()))
+            if hidden:
+                w(f"misses of the check topics are not listed: {', '.join(sorted(hidden))}")
             for s in scores:
+                if s.topic in hidden:
+                    continue
                 for miss in s.missed_facts:
                     w(f"  {s.topic} missed fact: {miss}")
                 for miss in s.missed_contradictions:
@@ -134,6 +152,29 @@ class CorpusRunner:
                     w(f"  {s.topic} missed stance: {line}")
                 for line in judged.get("false_contradictions", []):
                     w(f"  {s.topic} not a real contradiction: {line}")
+
+    def _print_split(self, scores: list[TopicScore]) -> None:
+        """The develop and check topics' figures side by side: the check figure is the one
+        that says whether a change carries to pages it was not made from."""
+        if not self.split:
+            return
+        w = self.out.write
+        w(
+            f"{'split':<8} {'topics':>6} {'facts':>13} {'truth contra':>13} "
+            f"{'claim precision':>16} {'stance recall':>15} {'contra precision':>17}"
+        )
+        for part, names in self.split.items():
+            total = _total([s for s in scores if s.topic in names])
+            j = _judgement(total) if total.judgement else Judgement(topic=part)
+            w(
+                f"{part:<8} {len(names):>6} "
+                f"{share(total.facts_surfaced, total.facts):>13} "
+                f"{share(total.contradictions_flagged, total.contradictions):>13} "
+                f"{share(j.correct, j.judged):>16} {share(j.recalled, j.stances):>15} "
+                f"{share(j.contradictions_real, j.contradictions_judged):>17}"
+            )
+        for part, names in self.split.items():
+            w(f"{part}: {', '.join(sorted(names))}")
 
     def _print_judgement(self, scores: list[TopicScore]) -> None:
         """Claim precision, stance recall and contradiction precision, against the
@@ -165,6 +206,22 @@ class CorpusRunner:
         )
         if unlabelled:
             w(f"no labels to judge against: {', '.join(unlabelled)}")
+
+
+def _split(develop: str | None, check: str | None) -> dict[str, set[str]]:
+    """--develop and --check as sets of topic names; a topic in both is refused, since a
+    check topic the reader was developed on checks nothing."""
+    parts = {
+        part: {t.strip() for t in (given or "").split(",") if t.strip()}
+        for part, given in (("develop", develop), ("check", check))
+    }
+    parts = {part: names for part, names in parts.items() if names}
+    both = parts.get("develop", set()) & parts.get("check", set())
+    if both:
+        raise CommandError(
+            f"a topic cannot be both developed on and checked: {', '.join(sorted(both))}"
+        )
+    return parts
 
 
 def _judgement(score: TopicScore) -> Judgement:

@@ -54,6 +54,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--topic", action="append", default=[], help="with --corpus: only this topic"
         )
+        parser.add_argument(
+            "--develop",
+            metavar="TOPICS",
+            help="with --corpus: the topics the reader is developed on (comma-separated); "
+            "their figures are printed beside --check's, and --misses lists only theirs",
+        )
+        parser.add_argument(
+            "--check",
+            metavar="TOPICS",
+            help="with --corpus: the topics kept for checking that a change carries to pages "
+            "it was not made from (comma-separated); their misses are never listed",
+        )
         parser.add_argument("--json", metavar="FILE", help="with --corpus: also write JSON")
         parser.add_argument(
             "--corrections",

@@ -471,6 +471,43 @@ def test_misses_lists_every_missed_fact_and_contradiction(corpus, tmp_path):
     ] + [f"ledger missed stance: {m}" for m in ledger["judgement"]["missed_stances"]]
 
 
+SPLIT_ROW = re.compile(
+    r"^(?P<part>develop|check) +(?P<topics>\d+) +(?P<facts>\d+)/(?P<facts_total>\d+) \(\d+%\) +"
+    r"(?P<contra>\d+)/(?P<contra_total>\d+) \(\d+%\) +(?P<claims>\S+(?: \(\d+%\))?) +"
+)
+
+
+@pytest.mark.django_db
+def test_a_split_prints_the_develop_and_check_figures_side_by_side(corpus, tmp_path):
+    path = tmp_path / "figures.json"
+    output = quality(corpus, "--develop=ledger", "--check=kanban_zh", f"--json={path}")
+    found = rows(output)
+    split = {m["part"]: m.groupdict() for m in map(SPLIT_ROW.match, output.splitlines()) if m}
+    assert list(split) == ["develop", "check"]
+    for part, topic in (("develop", "ledger"), ("check", "kanban_zh")):
+        assert split[part]["topics"] == "1"
+        assert split[part]["facts"] == found[topic]["facts"]
+        assert split[part]["contra"] == found[topic]["contra"]
+    assert "develop: ledger" in output and "check: kanban_zh" in output
+    figures = json.loads(path.read_text(encoding="utf-8"))
+    assert figures["split"]["check"]["topics"] == ["kanban_zh"]
+    assert figures["split"]["check"]["facts"] == 5
+    assert figures["split"]["develop"]["facts_surfaced"] == int(found["ledger"]["facts"])
+
+
+@pytest.mark.django_db
+def test_misses_of_the_check_topics_are_never_listed(corpus):
+    output = quality(corpus, "--develop=ledger", "--check=kanban_zh", "--misses")
+    listed = [line for line in output.splitlines() if line.startswith("  ")]
+    assert listed and all(line.strip().startswith("ledger ") for line in listed)
+    assert "misses of the check topics are not listed: kanban_zh" in output
+
+
+def test_a_topic_cannot_be_both_developed_on_and_checked(corpus):
+    with pytest.raises(CommandError, match="both developed on and checked: ledger"):
+        quality(corpus, "--develop=ledger,kanban_zh", "--check=ledger")
+
+
 @pytest.mark.django_db
 def test_an_unknown_topic_is_an_error_naming_the_topics_there_are(corpus):
     with pytest.raises(CommandError, match=r"no topic nope in .*; its topics: kanban_zh, ledger"):
