@@ -14,12 +14,18 @@ from dataclasses import replace
 
 from research.stages.claims.comparisons import compare, option_mentions
 from research.stages.claims.facts import Fact, clauses
-from research.stages.claims.licences import LICENCE_PATTERNS, licence_fact, licences
+from research.stages.claims.licences import (
+    LICENCE_PATTERNS,
+    licence_fact,
+    licence_polarity,
+    licences,
+)
 from research.stages.claims.numbers import number_range, parse_number, quantity_facts
 from research.stages.claims.scope import scope_of
 from research.stages.claims.stances import stance_polarity
 from research.stages.claims.status import maintenance_fact
 from research.stages.claims.tables import TableFact, table_rows
+from research.stages.claims.topics import licence_as_risk
 from research.stages.claims.versions import date_facts, normalise_version, version_fact
 from research.stages.lexicon import concepts_for
 
@@ -105,8 +111,12 @@ def extract(
     ]
     facts += date_facts(sentence) + quantity_facts(sentence)
     placed = [
-        replace(
-            f, dimension=dimension_for(f.attribute, dimensions) or sentence_dimension, scope=scope
+        _judged_on(
+            replace(
+                f,
+                dimension=dimension_for(f.attribute, dimensions) or sentence_dimension,
+                scope=scope,
+            )
         )
         for f in facts
     ]
@@ -120,6 +130,13 @@ def extract(
         ]
     polarity = stance_polarity(sentence, options or ())
     return placed + ([_stance(polarity, sentence_dimension, scope)] if polarity else [])
+
+
+def _judged_on(fact: Fact) -> Fact:
+    """A licence judged as the dimension it is placed on asks: as a risk or as openness."""
+    if fact.attribute != "licence" or not fact.dimension:
+        return fact
+    return replace(fact, polarity=licence_polarity(fact.value, licence_as_risk(fact.dimension)))
 
 
 def _stance(polarity: int, dimension: str, scope: str | None, option: str | None = None) -> Fact:

@@ -8,6 +8,8 @@ from research.stages.claims.facts import CLAUSE_BREAK, Fact
 
 PERMISSIVE = {"MIT", "Apache-2.0", "BSD", "ISC", "Unlicense"}
 RESTRICTIVE = {"GPL-2.0", "GPL-3.0", "AGPL-3.0", "SSPL", "BSL", "proprietary"}
+# Open source (OSI-approved), copyleft included; BSL, SSPL and proprietary licences are not.
+OPEN = PERMISSIVE | {"GPL-2.0", "GPL-3.0", "AGPL-3.0", "LGPL", "MPL-2.0"}
 
 # --- licences -----------------------------------------------------------------------------
 
@@ -91,6 +93,17 @@ def licence_fact(sentence: str) -> Fact | None:
     if re.search(r"dual|either|双许可|双重许可", sentence, re.I):
         return Fact("licence", "fact", " OR ".join(names), 1)
     return None  # several licences without a clear current one: not a claim
+
+
+def licence_polarity(name: str, as_risk: bool) -> int:
+    """What a licence says on a dimension: as a risk to a team building on the option
+    (`as_risk`), a permissive grant is good and copyleft or a closed licence bad; as
+    openness (a plain "licence" dimension), any open-source licence is good and a closed
+    or source-available one bad. "A OR B" (dual licensing) is as good as its best."""
+    names = name.split(" OR ")
+    if as_risk:
+        return 1 if any(n in PERMISSIVE for n in names) else -1 if names[0] in RESTRICTIVE else 0
+    return 1 if any(n in OPEN for n in names) else -1 if names[0] in RESTRICTIVE else 0
 
 
 def _licence(name: str) -> Fact:

@@ -34,6 +34,13 @@ def _w(text: str) -> tuple[str, ...]:
     return tuple(w.replace("_", r"\s+") for w in text.split())
 
 
+_LICENCE_CUES = _w(r"""licen[cs](?:e|es|ed|ing) open[-\s]source(?:d)? free_software
+    source[-\s]available closed[-\s]source proprietary copyleft permissive gpl(?:v?[23])?
+    agpl(?:v3)? lgpl apache(?:-2\.0|_2\.0)? bsd(?:-[23]-clause)? mpl bsl sspl business_source
+    non-?commercial commercial_licen[cs]e source_code royalt(?:y|ies) (?-i:MIT) 开源 闭源 许可
+    许可证 协议 授权 自由软件 código_abierto código_aberto software_libre software_livre
+    logiciel_libre""")
+
 TOPICS: dict[str, Topic] = {
     "cost": Topic(
         cues=_w(r"""costs? cost-\w+ pric(?:e|es|ed|ing) expensive cheap(?:er|est)? affordable
@@ -54,13 +61,7 @@ TOPICS: dict[str, Topic] = {
     ),
     "price": Topic(cues=()),  # the same as cost, see _TOPIC_NAMES
     "licence": Topic(
-        cues=_w(r"""licen[cs](?:e|es|ed|ing) open[-\s]source(?:d)? free_software
-            source[-\s]available
-        closed[-\s]source proprietary copyleft permissive gpl(?:v?[23])? agpl(?:v3)? lgpl
-        apache(?:-2\.0|_2\.0)? bsd(?:-[23]-clause)? mpl bsl sspl business_source
-        non-?commercial commercial_licen[cs]e source_code royalt(?:y|ies) (?-i:MIT) 开源 闭源 许可
-        许可证 协议 授权 自由软件 código_abierto código_aberto software_libre software_livre
-        logiciel_libre"""),
+        cues=_LICENCE_CUES,
         good=_w(r"""open[-\s]source(?:d)? free_software free_and_open permissive fully_open
         licen[cs]ed_under_(?:the_)?(?:mit|apache|bsd|mpl|isc|gpl|agpl|lgpl)
         full_source_code
@@ -70,6 +71,25 @@ TOPICS: dict[str, Topic] = {
         bad=_w(r"""proprietary closed[-\s]source source[-\s]available non-?commercial
         not_open[-\s]source no_longer_open[-\s]source business_source_licen[cs]e bsl sspl
         relicen[cs](?:e|ed|ing) licen[cs]e_change 闭源 非开源 商业授权"""),
+    ),
+    # The licence as a risk to a team that builds on the option (see topics_for).
+    "licence_risk": Topic(
+        cues=_LICENCE_CUES,
+        # For a team that builds on the option: a permissive grant is little risk; a
+        # copyleft licence puts obligations on the team's own code; a licence that limits
+        # use, or a change of licence, is a risk. "Open source" alone says none of these.
+        good=_w(r"""permissive(?:ly_licen[cs]ed)? permissive_licen[cs]e
+        licen[cs]ed_under_(?:the_)?(?:mit|apache|bsd|isc|zlib|unlicense)
+        under_the_(?:mit|apache|bsd|isc|zlib)
+        (?:mit|apache|bsd|isc)[-\s]licen[cs]ed no_copyleft no_licen[cs]e_fees?
+        commercial_use_(?:is_)?(?:allowed|permitted) 宽松 宽松许可 可商用 允许商用"""),
+        bad=_w(r"""proprietary closed[-\s]source source[-\s]available non-?commercial
+        not_open[-\s]source no_longer_open[-\s]source business_source_licen[cs]e bsl sspl
+        relicen[cs](?:e|ed|ing) licen[cs]e_change copyleft strong_copyleft
+        licen[cs]ed_under_(?:the_)?(?:gpl|agpl|sspl) under_the_(?:gpl|agpl|sspl)
+        (?:gpl|agpl)[-\s]licen[cs]ed
+        (?:must|will_have_to|has_to|have_to|required_to)_(?:also_)?(?:be_)?(?:licen[cs]e|release|publish|open[-\s]source|disclose)[sd]?
+        闭源 非开源 商业授权 传染性 必须开源"""),
     ),
     "risk": Topic(
         cues=_w(r"""risks? risky lock-in vendor_lock(?:-in)? liabilit(?:y|ies) compliance
@@ -267,10 +287,20 @@ GENERIC_NAME_WORDS = frozenset(
 )
 
 
+def licence_as_risk(dimension: str) -> bool:
+    """Whether the dimension weighs a licence as a risk ("licence risk") rather than as
+    openness ("licence")."""
+    return TOPICS["licence_risk"] in topics_for(dimension)
+
+
 def topics_for(dimension: str) -> list[Topic]:
     names = [t for w, t in _NARROW.items() if w in dimension.lower()]
     if not names:
         names = [_SAME_AS.get(c, c) for c in concepts_for(dimension)]
+    if "licence" in names and "risk" in names:
+        # "Licence risk" asks what the licence obliges or forbids: a copyleft licence is a
+        # risk there, and "open source" alone is none; plain "licence" asks for openness.
+        names = ["licence_risk" if n == "licence" else n for n in names]
     return [TOPICS[n] for n in dict.fromkeys(names) if n in TOPICS]
 
 

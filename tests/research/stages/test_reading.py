@@ -76,7 +76,8 @@ def cell(quote, dimensions, *, column, header, options=EN, option=None):
         ("Quillsync is easy to learn.", LEARNING, 1),
         ("Quillsync is not hard to learn.", LEARNING, 1),
         ("Quillsync has a steep learning curve.", LEARNING, -1),
-        ("Quillsync is open source.", LICENCE, 1),
+        ("Quillsync is open source.", "licence", 1),
+        ("Quillsync is licensed under the GPL.", "licence", 1),
         ("Quillsync is released under the MIT licence.", LICENCE, 1),
         ("Quillsync is proprietary.", LICENCE, -1),
         ("Quillsync is actively maintained.", UPKEEP, 1),
@@ -95,6 +96,35 @@ def test_a_clause_naming_the_option_and_judging_a_dimension_takes_a_stance(
 
 
 @pytest.mark.parametrize(
+    ("quote", "expected"),
+    [
+        ("Quillsync is released under the permissive MIT licence.", 1),
+        ("Quillsync is licensed under the AGPL.", -1),
+        ("Any fork of Quillsync will have to license its changes under the AGPL.", -1),
+        ("Quillsync's copyleft licence binds the code you link with it.", -1),
+        ("Quillsync is source-available under the Business Source License.", -1),
+        ("青鸟流程采用宽松许可，可商用。", 1),
+    ],
+)
+def test_licence_risk_weighs_what_the_licence_obliges_a_team_building_on_it(quote, expected):
+    option = "青鸟流程" if "青鸟" in quote else "Quillsync"
+    assert stances(quote, [LICENCE], [option, "Loamdb"]) == {(option, LICENCE, expected)}
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Quillsync is an open-source application.",
+        "Quillsync is open source and runs on every desktop.",
+        "青鸟流程是一款开源软件。",
+    ],
+)
+def test_open_source_alone_judges_no_licence_risk(quote):
+    option = "青鸟流程" if "青鸟" in quote else "Quillsync"
+    assert stances(quote, [LICENCE], [option, "Loamdb"]) == set()
+
+
+@pytest.mark.parametrize(
     ("quote", "dimension", "expected"),
     [
         ("青鸟流程性能出色。", ZH_SPEED, 1),
@@ -104,7 +134,8 @@ def test_a_clause_naming_the_option_and_judging_a_dimension_takes_a_stance(
         ("青鸟流程的文档很完善。", ZH_LEARNING, 1),
         ("青鸟流程运维复杂。", ZH_OPS, -1),
         ("青鸟流程已经停止维护。", ZH_UPKEEP, -1),
-        ("青鸟流程是开源的。", ZH_LICENCE, 1),
+        ("青鸟流程是开源的。", "许可", 1),
+        ("青鸟流程采用宽松许可，商用无限制。", ZH_LICENCE, 1),
         ("青鸟流程是闭源软件。", ZH_LICENCE, -1),
         ("青鸟流程价格昂贵。", ZH_PRICE, -1),
         ("青鸟流程完全免费。", ZH_PRICE, 1),
