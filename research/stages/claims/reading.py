@@ -33,6 +33,7 @@ from research.stages.claims.clauses import (
 )
 from research.stages.claims.comparisons import compare
 from research.stages.claims.gate import foreign, not_a_statement
+from research.stages.claims.hedges import no_judgement
 from research.stages.claims.scope import scope_of
 from research.stages.claims.topics import cue_pattern
 from research.stages.claims.verdicts import cue_hits, dims_of, signs, turned, verdict_hits
@@ -79,7 +80,7 @@ def read_stances(
     aliases = aliases or {}
     quote = point.quote
     if point.about != TABLE:
-        reason = not_a_statement(quote, point.before, point.after)
+        reason = not_a_statement(quote, point.before, point.after) or no_judgement(quote)
         if reason:
             return Reading(refused=reason)
     if foreign(quote):
