@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from research.names import STAGES as STAGES  # the stages, with the artifacts they write
 from research.outcomes import Outcome
@@ -310,6 +310,15 @@ class Claim(Artifact):
     # A primary source's fact: "registry" or "primary", and the day it holds at or is about.
     source_kind: Literal["registry", "primary"] | None = None
     date: str | None = None
+    # How sure the reader of a stance was (0-1); only stances at or above its threshold
+    # are claims that score.
+    confidence: float | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def read_by(self) -> Literal["rules", "model"]:
+        """Which reader read the claim from its quote: the model or the rules."""
+        return "model" if self.origin == "model" else "rules"
 
 
 class ContradictionSide(Artifact):

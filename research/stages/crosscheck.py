@@ -73,6 +73,7 @@ def cross_validate(
     conflicts = find_conflicts(statements)
     if reviewer is not None:
         claims = reviewer.review_claims(claims, points, statements, conflicts)
+    claims = one_reading_per_cell(claims, ctx)
     # A claim the stored text contradicts (flagged) is shown, never weighed.
     counted = [c for c in claims if c.flag is None]
     contradictions = find_contradictions(counted, facts)
@@ -97,6 +98,59 @@ def cross_validate(
         contradictions=contradictions,
         gaps=find_gaps(plan, counted),
     )
+
+
+def one_reading_per_cell(claims: list[Claim], ctx: StageContext) -> list[Claim]:
+    """One sentence is scored at most once on one option and dimension. When its readings
+    there agree, the first is scored and the others are kept as quotes; when they disagree
+    (a typed fact and a stance, or the model and the rules), the sentence is mixed on that
+    cell and none of them is scored. The log says which, and why."""
+    first: dict[tuple, Claim] = {}
+    for claim in claims:
+        if claim.polarity and claim.dimension and claim.flag is None:
+            first.setdefault(_cell_key(claim), claim)
+    signs: dict[tuple, set[int]] = {}
+    for claim in claims:
+        if claim.polarity and claim.dimension and claim.flag is None:
+            signs.setdefault(_cell_key(claim), set()).add(claim.polarity)
+    kept = []
+    for claim in claims:
+        key = _cell_key(claim)
+        if key not in first or first[key] is claim:
+            kept.append(claim if len(signs.get(key, ())) < 2 else _mixed(claim, ctx))
+            continue
+        if claim.polarity and claim.flag is None:
+            if len(signs[key]) > 1:
+                claim = _mixed(claim, ctx)
+            else:
+                ctx.record(
+                    "claim_not_scored",
+                    claim_id=claim.id,
+                    scored_as=first[key].id,
+                    reason="the same sentence is already scored on this option and dimension",
+                )
+                claim = claim.model_copy(update={"polarity": 0})
+        kept.append(claim)
+    return kept
+
+
+def _cell_key(claim: Claim) -> tuple:
+    return (claim.source_id, claim.offset, claim.quote, claim.option, claim.dimension)
+
+
+def _mixed(claim: Claim, ctx: StageContext) -> Claim:
+    ctx.record(
+        "claim_mixed",
+        claim_id=claim.id,
+        option=claim.option,
+        dimension=claim.dimension,
+        read_by=claim.read_by,
+        reason="readers of this sentence disagree on this option and dimension: mixed, not scored",
+    )
+    update: dict = {"polarity": 0}
+    if claim.kind == "stance":
+        update["value"] = "mixed"
+    return claim.model_copy(update=update)
 
 
 def _record_line(src: SourceNotes, kp: KeyPoint) -> bool:
@@ -157,6 +211,7 @@ def draw_claims(
     reader = reader or Reader(plan, {}, {})
     claims: list[Claim] = []
     refused: dict[str, int] = {}
+    unsure: list[str] = []
     for src, kp in points:
         reading = reader.stances(src.source_id, kp)
         if reading.refused and not reading.stances:
@@ -174,14 +229,18 @@ def draw_claims(
                     source_id=src.source_id,
                     quote=kp.quote,
                     offset=kp.offset,
+                    confidence=fact.confidence,
                 )
             )
+        for stance in reading.unsure:
+            unsure.append(f"{stance.option} / {stance.dimension} ({stance.confidence:.2f})")
     ctx.record(
         "claims_drawn",
         claims=len(claims),
         not_scored=refused,
+        unsure=unsure,
         reason="a key point gives a stance only from a clause that names its option, "
-        "speaks to a dimension and judges it",
+        "speaks to a dimension and judges it, and only when the reader is sure enough",
     )
     return claims
 
@@ -239,7 +298,15 @@ def _facts_of(
     for stance in reading.stances:
         value = "positive" if stance.polarity > 0 else "negative"
         facts.append(
-            Fact("stance", "stance", value, stance.polarity, stance.dimension, stance.option)
+            Fact(
+                "stance",
+                "stance",
+                value,
+                stance.polarity,
+                stance.dimension,
+                stance.option,
+                confidence=stance.confidence,
+            )
         )
     return facts
 

@@ -15,6 +15,7 @@ class Fact:
     dimension: str | None = None
     option: str | None = None  # set when the sentence itself says which option (comparisons)
     scope: str | None = None  # set when it speaks of a component, old version or the past
+    confidence: float | None = None  # a stance's: how sure its reader is
 
 
 SERIES = re.compile(r"\b\d+\.x\b|\b(?:line|series|branch)\b|系列|分支", re.I)

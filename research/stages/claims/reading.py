@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from research.stages.claims.clauses import (
     HEADING,
@@ -35,6 +35,7 @@ from research.stages.claims.comparisons import compare
 from research.stages.claims.gate import foreign, not_a_statement
 from research.stages.claims.hedges import no_judgement
 from research.stages.claims.scope import scope_of
+from research.stages.claims.sureness import THRESHOLD, sureness
 from research.stages.claims.topics import cue_pattern
 from research.stages.claims.verdicts import cue_hits, dims_of, signs, turned, verdict_hits
 
@@ -62,12 +63,14 @@ class Stance:
     option: str
     dimension: str
     polarity: int
+    confidence: float = 1.0  # how sure the reader is (sureness.py)
 
 
 @dataclass(frozen=True)
 class Reading:
     stances: tuple[Stance, ...] = ()
     refused: str | None = None  # why the sentence takes no stance, when it takes none
+    unsure: tuple[Stance, ...] = ()  # read, but below the threshold: quoted, never scored
 
 
 def read_stances(
@@ -75,9 +78,29 @@ def read_stances(
     options: Sequence[str],
     dimensions: Sequence[str],
     aliases: dict[str, tuple[str, ...]] | None = None,
+    threshold: float = THRESHOLD,
 ) -> Reading:
-    """The stances the point takes, or why it takes none."""
+    """The stances the point takes at or above the threshold of sureness, or why it
+    takes none."""
     aliases = aliases or {}
+    reading = _read(point, options, dimensions, aliases)
+    if not reading.stances:
+        return reading
+    ranked = bool(compare(point.quote, list(options)))
+    cells = len(reading.stances)
+    weighed = [
+        replace(s, confidence=sureness(point, s.option, cells, options, aliases, ranked))
+        for s in reading.stances
+    ]
+    sure = tuple(s for s in weighed if s.confidence >= threshold)
+    unsure = tuple(s for s in weighed if s.confidence < threshold)
+    refused = None if sure else f"not sure enough (below {threshold:.2f})"
+    return Reading(stances=sure, refused=refused, unsure=unsure)
+
+
+def _read(
+    point: Point, options: Sequence[str], dimensions: Sequence[str], aliases: dict
+) -> Reading:
     quote = point.quote
     if point.about != TABLE:
         reason = not_a_statement(quote, point.before, point.after) or no_judgement(quote)

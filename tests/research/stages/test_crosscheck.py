@@ -5,7 +5,7 @@ from datetime import date
 from research.artifacts import Claim, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
 from research.context import StageContext
 from research.outcomes import Outcome
-from research.stages.crosscheck import cross_validate
+from research.stages.crosscheck import cross_validate, one_reading_per_cell
 from research.stages.fact_conflicts import SourceFacts, conflict
 
 PRIMARY = SourceFacts("loamdb.io", "primary", 90, date(2026, 1, 1))
@@ -320,3 +320,55 @@ def test_a_change_over_time_resolves_toward_the_side_that_reports_the_change():
     by_id = {c.id: c for c in check.claims}
     assert found.cause == "time"
     assert by_id[found.current].quote.startswith("Loamdb is switching")
+
+
+# --- one reading per sentence and cell -------------------------------------------------------
+
+
+def _logged() -> tuple[StageContext, list[tuple[str, dict]]]:
+    events: list[tuple[str, dict]] = []
+    return StageContext(log=lambda event, **data: events.append((event, data))), events
+
+
+def test_two_readings_of_one_sentence_that_disagree_on_a_cell_leave_it_mixed_and_unscored():
+    quote = "Loamdb is licensed under the AGPL, so any fork must publish its changes."
+    fact = claim("c1", "licence", "AGPL-3.0", "s1", quote, polarity=1, dimension="licence risk")
+    stance = claim(
+        "c2",
+        "stance",
+        "negative",
+        "s1",
+        quote,
+        polarity=-1,
+        dimension="licence risk",
+        kind="stance",
+    )
+    ctx, events = _logged()
+    read = one_reading_per_cell([fact, stance], ctx)
+    assert [(c.id, c.polarity) for c in read] == [("c1", 0), ("c2", 0)]
+    assert read[1].value == "mixed" and read[0].value == "AGPL-3.0"
+    mixed = [data for event, data in events if event == "claim_mixed"]
+    assert {m["claim_id"] for m in mixed} == {"c1", "c2"}
+    assert all("disagree" in m["reason"] for m in mixed)
+
+
+def test_readings_that_agree_score_the_sentence_once_on_its_cell():
+    quote = "Loamdb is fast and cheap to run."
+    one = claim(
+        "c1", "stance", "positive", "s1", quote, polarity=1, dimension="cost", kind="stance"
+    )
+    again = one.model_copy(update={"id": "c2"})
+    other_cell = one.model_copy(update={"id": "c3", "dimension": "speed"})
+    other_page = one.model_copy(update={"id": "c4", "source_id": "s2"})
+    ctx, events = _logged()
+    read = one_reading_per_cell([one, again, other_cell, other_page], ctx)
+    assert [(c.id, c.polarity) for c in read] == [("c1", 1), ("c2", 0), ("c3", 1), ("c4", 1)]
+    assert [d["claim_id"] for e, d in events if e == "claim_not_scored"] == ["c2"]
+
+
+def test_every_claim_says_which_reader_read_it():
+    rules = claim("c1", "stance", "positive", "s1", polarity=1, dimension="cost", kind="stance")
+    model = rules.model_copy(update={"id": "c2", "origin": "model"})
+    assert (rules.read_by, model.read_by) == ("rules", "model")
+    assert rules.model_dump(mode="json")["read_by"] == "rules"
+    assert Claim.model_validate(model.model_dump(mode="json")).read_by == "model"
