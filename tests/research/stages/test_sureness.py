@@ -34,7 +34,7 @@ def test_a_comparison_that_sets_options_apart_is_not_doubted_for_naming_them():
 
 
 def test_below_the_threshold_a_stance_is_kept_as_unsure_and_not_scored():
-    point = Point("It can be fast.", "Quillsync", about="paragraph")
+    point = Point("It can be very fast.", "Quillsync", about="pronoun")
     reading = read_stances(point, OPTIONS, ["throughput"])
     assert reading.stances == ()
     assert [(s.option, s.dimension) for s in reading.unsure] == [("Quillsync", "throughput")]
