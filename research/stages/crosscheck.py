@@ -17,25 +17,25 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.context import StageContext
-from research.stages.claims import Fact, extract
-from research.stages.claims.reading import (
+from research.reading.claims import Fact, extract
+from research.reading.claims.reading import (
     Reading,
 )
-from research.stages.conflicts import find_conflicts, option_segments
-from research.stages.fact_conflicts import (
+from research.reading.conflicts.contradictions import (
+    conflict_statements,
+    statement_contradictions,
+)
+from research.reading.conflicts.facts import (
     CHANGE,
     SourceFacts,
     find_contradictions,
     source_facts,
     topic_of,
 )
-from research.stages.reader import Reader
+from research.reading.conflicts.sentences import find_conflicts, option_segments
+from research.reading.conflicts.statements import Conflict, Statement
+from research.reading.reader import Reader
 from research.stages.records import record_claims
-from research.stages.sentence_conflicts import (
-    conflict_statements,
-    statement_contradictions,
-)
-from research.stages.statements import Conflict, Statement
 
 
 class Reviewer(Protocol):

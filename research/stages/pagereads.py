@@ -14,8 +14,8 @@ import re
 from urllib.parse import urlsplit
 
 from research.artifacts import KeptCandidate, Plan, SourceNotes
-from research.stages.keypoints import Scored, scored_points
-from research.stages.text import AliasFinds, aliases_from, aliases_in, mentions
+from research.reading.keypoints import Scored, scored_points
+from research.reading.text import AliasFinds, aliases_from, aliases_in, mentions
 
 HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
 
