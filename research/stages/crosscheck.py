@@ -17,24 +17,23 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.context import StageContext
-from research.reading.claims import Fact, extract
-from research.reading.claims.reading import (
-    Reading,
-)
-from research.reading.conflicts.contradictions import (
-    conflict_statements,
-    statement_contradictions,
-)
-from research.reading.conflicts.facts import (
+from research.reading import (
     CHANGE,
+    Conflict,
+    Fact,
+    Reader,
+    Reading,
     SourceFacts,
+    Statement,
+    conflict_statements,
+    extract,
+    find_conflicts,
     find_contradictions,
+    option_segments,
     source_facts,
+    statement_contradictions,
     topic_of,
 )
-from research.reading.conflicts.sentences import find_conflicts, option_segments
-from research.reading.conflicts.statements import Conflict, Statement
-from research.reading.reader import Reader
 from research.stages.records import record_claims
 
 

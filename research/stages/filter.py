@@ -30,9 +30,15 @@ from research.artifacts import (
 from research.context import StageContext
 from research.llm import StageLLM
 from research.providers.urls import canonical_url
-from research.reading.lexicon import keywords_for
-from research.reading.sourcekind import classify
-from research.reading.text import contains_term, discover_aliases, has_cjk, mentions, terms
+from research.reading import (
+    classify,
+    contains_term,
+    discover_aliases,
+    has_cjk,
+    keywords_for,
+    mentions,
+    terms,
+)
 from research.stages.near_copies import NearCopyIndex
 
 STALE_YEARS = 5  # older than this loses its freshness points

@@ -14,8 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from research.artifacts import KeptCandidate, Plan, SourceNotes
-from research.reading.keypoints import Scored, scored_points
-from research.reading.text import AliasFinds, aliases_from, aliases_in, mentions
+from research.reading import AliasFinds, Scored, aliases_from, aliases_in, mentions, scored_points
 
 HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
 

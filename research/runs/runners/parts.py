@@ -39,7 +39,7 @@ from research.llm import LLMConfig
 from research.names import part_artifact
 from research.outcomes import Outcome
 from research.providers.fetch import HttpFetcher
-from research.reading.keypoints import MIN_SCORE, Scored
+from research.reading import MIN_SCORE, Scored
 from research.runs.spec import StageError
 from research.stages.deepread import PageRead, PartRead, pages_to_read, read_part
 from research.stages.modelpoints import WIDER_NET

@@ -6,9 +6,7 @@ from __future__ import annotations
 from research.artifacts import Claim, Contradiction, ContradictionSide
 from research.context import StageContext
 from research.llm import StageLLM
-from research.reading.conflicts.contradictions import side_claim
-from research.reading.conflicts.facts import CHANGE
-from research.reading.conflicts.sentences import ALSO
+from research.reading import ALSO, CHANGE, side_claim
 from research.stages.llm_crosscheck.answers import PairVerdict
 from research.stages.llm_crosscheck.sending import (
     EXTRA_PAIRS,

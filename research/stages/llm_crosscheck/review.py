@@ -9,10 +9,17 @@ from pydantic import BaseModel
 from research.artifacts import Claim, KeyPoint, Plan, SourceNotes
 from research.context import StageContext
 from research.llm import Answer, StageLLM
-from research.reading.claims import dimension_for, scope_of
-from research.reading.conflicts.sentences import near_conflicts
-from research.reading.conflicts.statements import Conflict, Statement
-from research.reading.reader_check import cue, named_in, reader_polarity, typed_value
+from research.reading import (
+    Conflict,
+    Statement,
+    cue,
+    dimension_for,
+    named_in,
+    near_conflicts,
+    reader_polarity,
+    scope_of,
+    typed_value,
+)
 from research.stages.crosscheck import not_the_projects
 from research.stages.llm_crosscheck.answers import (
     ModelFact,
