@@ -88,7 +88,7 @@ def predicts_contradiction(pair: dict) -> bool:
 
 def evaluate(path: Path, lang: str | None = None, sentences: bool = False) -> PairScore:
     """Precision and recall on labelled pairs: of the typed-fact test (`conflict`), or with
-    `sentences` of the sentence-level finder (research.stages.conflicts)."""
+    `sentences` of the sentence-level finder (research.reading.conflicts.sentences)."""
     score = PairScore()
     pairs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     judge = _sentence_judge(pairs) if sentences else predicts_contradiction
