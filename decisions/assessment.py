@@ -43,7 +43,7 @@ from research.artifacts import (
     ScoreCell,
 )
 from research.i18n import words
-from research.stages.sourcekind import REVIEW
+from research.reading import REVIEW
 
 CONFIDENCE_WEIGHTS = {
     "coverage": 0.35,

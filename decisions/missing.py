@@ -30,7 +30,7 @@ from research.artifacts import (
 )
 from research.i18n import attribute_name, in_language, value_name, words
 from research.outcomes import Outcome
-from research.stages.text import mentions
+from research.reading import mentions
 
 STALE_YEARS = 3
 NAMED_PAGES = 3  # pages named per line; the rest are counted

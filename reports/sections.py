@@ -27,7 +27,7 @@ from research.artifacts import (
     ScoreCell,
     SourceNotes,
 )
-from research.stages.sourcekind import classify
+from research.reading import classify
 
 
 @dataclass

@@ -13,6 +13,7 @@ PRODUCT = ("research", "decisions", "reports")
 # Below the run engine: they know nothing of it, of services or of a surface.
 GROUND = (
     "research.stages",
+    "research.reading",
     "research.providers",
     "research.llm",
     "research.store",
@@ -29,6 +30,7 @@ ABOVE_THE_GROUND = (
     "research.management",
     "research.schedule",
 )
+READER = "research.reading"
 SURFACES = ("research.web", "research.mcp", "research.management", "research.schedule")
 
 
@@ -102,7 +104,9 @@ def test_nothing_below_services_imports_them():
     assert wrong == []
 
 
-@pytest.mark.parametrize("package", ["research.runs", "research.stages", "decisions", "reports"])
+@pytest.mark.parametrize(
+    "package", ["research.runs", "research.stages", "research.reading", "decisions", "reports"]
+)
 def test_the_engine_and_the_stages_import_no_surface(package: str):
     wrong = [
         (m, t)
@@ -110,6 +114,31 @@ def test_the_engine_and_the_stages_import_no_surface(package: str):
         if _in(m, (package,))
         for t in imports(m, top_level_only=False)
         if _in(t, SURFACES)
+    ]
+    assert wrong == []
+
+
+def test_the_reader_knows_nothing_of_the_stages():
+    """The stages use the reader; the reader is handed what it needs, never reaches back."""
+    wrong = [
+        (m, t)
+        for m in modules()
+        if _in(m, (READER,))
+        for t in imports(m, top_level_only=False)
+        if _in(t, ("research.stages",))
+    ]
+    assert wrong == []
+
+
+def test_the_product_uses_the_reader_only_through_its_entry_point():
+    """research.reading is one part with one interface (DESIGN section 2, "Reading"): the
+    rest of the product imports research.reading, never a module inside it."""
+    wrong = [
+        (m, t)
+        for m in modules()
+        if not _in(m, (READER,))
+        for t in imports(m, top_level_only=False)
+        if _in(t, (READER,)) and t != READER
     ]
     assert wrong == []
 

@@ -7,7 +7,7 @@ Every part is on a 0-100 scale and rounded to one decimal:
     score(o, d) = 0.4 * base + 0.3 * strength + 0.2 * consistency + 0.1 * timeliness
 
 A claim counts with its source's standing toward the claim's option
-(research.stages.sourcekind): an option's own page is primary (90) for its facts and a
+(research.reading.sourcekind): an option's own page is primary (90) for its facts and a
 review (60) when it judges itself; a vendor on a rival, or comparing itself with rivals, is
 an interested party (30); otherwise primary 90, comparison 60, community 30.
 

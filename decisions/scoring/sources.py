@@ -9,7 +9,7 @@ from datetime import date
 
 from research.artifacts import Claim, Notes, SourceNotes
 from research.providers.urls import registrable_domain
-from research.stages.sourcekind import SourceKind, Standing, classify
+from research.reading import SourceKind, Standing, classify
 
 # (maximum age in years, timeliness), checked in order.
 AGE_STEPS: tuple[tuple[int, float], ...] = ((1, 100.0), (2, 80.0), (3, 60.0), (5, 40.0))

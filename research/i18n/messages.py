@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-# How much a page counts, and why (research.stages.sourcekind).
+# How much a page counts, and why (research.reading.sourcekind).
 SOURCE_KINDS: dict[str, Any] = {
     "own": gettext_noop("the site of {o}"),
     "own_judgement": gettext_noop("{o}'s own page judging itself counts as a review"),

@@ -17,25 +17,24 @@ from research.artifacts import (
     SourceNotes,
 )
 from research.context import StageContext
-from research.stages.claims import Fact, extract
-from research.stages.claims.reading import (
-    Reading,
-)
-from research.stages.conflicts import find_conflicts, option_segments
-from research.stages.fact_conflicts import (
+from research.reading import (
     CHANGE,
+    Conflict,
+    Fact,
+    Reader,
+    Reading,
     SourceFacts,
+    Statement,
+    conflict_statements,
+    extract,
+    find_conflicts,
     find_contradictions,
+    option_segments,
     source_facts,
+    statement_contradictions,
     topic_of,
 )
-from research.stages.reader import Reader
 from research.stages.records import record_claims
-from research.stages.sentence_conflicts import (
-    conflict_statements,
-    statement_contradictions,
-)
-from research.stages.statements import Conflict, Statement
 
 
 class Reviewer(Protocol):

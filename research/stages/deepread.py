@@ -27,7 +27,7 @@ from research.providers.documents import decode_text, read_corpus_file
 from research.providers.extract_pool import extract
 from research.providers.pagedates import PageDate, find_page_date
 from research.providers.urls import site_of, source_id
-from research.stages.keypoints import MIN_SCORE, Scored, best_points, scored_points
+from research.reading import MIN_SCORE, Scored, best_points, scored_points
 from research.stages.modelpoints import WIDER_NET, PageReading, model_key_points
 from research.stages.pagereads import PageReader, page_option
 from research.stages.records import SITES, date_source, record_dates, record_page

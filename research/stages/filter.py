@@ -30,10 +30,16 @@ from research.artifacts import (
 from research.context import StageContext
 from research.llm import StageLLM
 from research.providers.urls import canonical_url
-from research.stages.lexicon import keywords_for
+from research.reading import (
+    classify,
+    contains_term,
+    discover_aliases,
+    has_cjk,
+    keywords_for,
+    mentions,
+    terms,
+)
 from research.stages.near_copies import NearCopyIndex
-from research.stages.sourcekind import classify
-from research.stages.text import contains_term, discover_aliases, has_cjk, mentions, terms
 
 STALE_YEARS = 5  # older than this loses its freshness points
 OUTDATED_YEARS = 10  # older than this is dropped

@@ -25,9 +25,7 @@ from pydantic import BaseModel
 from research.artifacts import KeyPoint, Plan, SourceNotes
 from research.context import StageContext
 from research.llm import StageLLM
-from research.stages.claims import extract
-from research.stages.keypoints import MIN_SCORE, Scored, best_points
-from research.stages.text import mentions
+from research.reading import MIN_SCORE, Scored, best_points, extract, mentions
 
 WIDER_NET = MIN_SCORE - 1  # also show the model sentences the rules fall just short on
 CANDIDATES = 10  # the most sentences of a page shown to the model

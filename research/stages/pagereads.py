@@ -2,7 +2,7 @@
 their way, so that deep-read's reading waits for no network.
 
 What a page gives depends on the other names the pages give the options ("Ozempic
-(semaglutide)", research.stages.text.discover_aliases), and those are known for sure only
+(semaglutide)", research.reading.text.discover_aliases), and those are known for sure only
 once every page is in. A page is read with the names known when it came in; once all are
 in, it keeps that reading if the names turned out the same, and is read again if not, so
 its key points never depend on when it arrived.
@@ -14,8 +14,7 @@ import re
 from urllib.parse import urlsplit
 
 from research.artifacts import KeptCandidate, Plan, SourceNotes
-from research.stages.keypoints import Scored, scored_points
-from research.stages.text import AliasFinds, aliases_from, aliases_in, mentions
+from research.reading import AliasFinds, Scored, aliases_from, aliases_in, mentions, scored_points
 
 HEADER_END = "\n---\n\n"  # the stored text's front matter ends here; the page follows
 

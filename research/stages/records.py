@@ -16,9 +16,14 @@ from research.artifacts import Claim, KeyPoint, Plan, PrimaryRecordDoc, RecordFa
 from research.names import page_artifact
 from research.outcomes import Outcome
 from research.providers.urls import source_id
-from research.stages.claims import dimension_for, licences, normalise_version
-from research.stages.claims.licences import PERMISSIVE, RESTRICTIVE
-from research.stages.claims.results import results_hits
+from research.reading import (
+    PERMISSIVE,
+    RESTRICTIVE,
+    dimension_for,
+    licences,
+    normalise_version,
+    results_hits,
+)
 from research.stages.plan.primary import called_for
 
 SITES = {

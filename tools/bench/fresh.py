@@ -4,9 +4,9 @@ after run, which a real run never does)."""
 
 from __future__ import annotations
 
-from research.stages.claims.scope import scope_of
-from research.stages.claims.stances import _stance_hits, neutral_masked
-from research.stages.fact_conflicts import _periods
+from research.reading.claims.scope import scope_of
+from research.reading.claims.stances import _stance_hits, neutral_masked
+from research.reading.conflicts.facts import _periods
 
 
 def forget_sentences() -> None:

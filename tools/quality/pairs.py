@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from research.artifacts import Claim
-from research.stages.claims import extract
-from research.stages.claims.reading import Point, read_stances
-from research.stages.conflicts import _judge, _rarity, topic_words
-from research.stages.fact_conflicts import SourceFacts, conflict
-from research.stages.keypoints import best_dimension
-from research.stages.sentence_conflicts import judges_dimension
-from research.stages.sourcekind import classify
-from research.stages.statements import Statement
-from research.stages.text import sentence_spans
+from research.reading.claims import extract
+from research.reading.claims.reading import Point, read_stances
+from research.reading.conflicts.contradictions import judges_dimension
+from research.reading.conflicts.facts import SourceFacts, conflict
+from research.reading.conflicts.sentences import _judge, _rarity, topic_words
+from research.reading.conflicts.statements import Statement
+from research.reading.keypoints import best_dimension
+from research.reading.sourcekind import classify
+from research.reading.text import sentence_spans
 
 DIMENSIONS = {
     "en": [
@@ -88,7 +88,7 @@ def predicts_contradiction(pair: dict) -> bool:
 
 def evaluate(path: Path, lang: str | None = None, sentences: bool = False) -> PairScore:
     """Precision and recall on labelled pairs: of the typed-fact test (`conflict`), or with
-    `sentences` of the sentence-level finder (research.stages.conflicts)."""
+    `sentences` of the sentence-level finder (research.reading.conflicts.sentences)."""
     score = PairScore()
     pairs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     judge = _sentence_judge(pairs) if sentences else predicts_contradiction

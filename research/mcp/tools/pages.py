@@ -30,8 +30,7 @@ from research.names import (
 from research.outcomes import Outcome
 from research.providers.extract import extract_page
 from research.providers.fetch import HttpFetcher
-from research.stages.keypoints import key_points
-from research.stages.text import discover_aliases
+from research.reading import discover_aliases, key_points
 from research.store import readers, store_for
 
 

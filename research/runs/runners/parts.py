@@ -39,9 +39,9 @@ from research.llm import LLMConfig
 from research.names import part_artifact
 from research.outcomes import Outcome
 from research.providers.fetch import HttpFetcher
+from research.reading import MIN_SCORE, Scored
 from research.runs.spec import StageError
 from research.stages.deepread import PageRead, PartRead, pages_to_read, read_part
-from research.stages.keypoints import MIN_SCORE, Scored
 from research.stages.modelpoints import WIDER_NET
 from research.store import ArtifactDamaged, RunStore, StoreError, readers
 

@@ -9,14 +9,14 @@ those numbers: a claim or a side of a contradiction it yields carries its key po
 stored quote and offset.
 
 Which pairs: the strongest few the reader already calls contradictions (CONFIRM), then the
-reader's near misses (research.stages.conflicts.near_conflicts). Which key points: the
+reader's near misses (research.reading.near_conflicts). Which key points: the
 pairs', then, one option and dimension at a time (fewest claims first), one page at a time,
 those of pages the model labelled in deep-read first (its option, dimension and stance are
 on them already), then those with the most substance. The model may also name other pairs
 among them that contradict (EXTRA_PAIRS): the point said in other words, an option's brand
 name, a loose date against an exact one are what word overlap cannot see.
 
-The reader stays the cross-check (research.stages.reader_check): a stance the model reads
+The reader stays the cross-check (research.reading.reader_check): a stance the model reads
 from a quote that the reader reads the other way, or a typed value it reads differently,
 is kept with a `flag` and neither counted nor weighed. What the model leaves out, and every
 call that fails, leaves the reader's result as it was.

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from research.artifacts import KeyPoint
-from research.stages.claims.gate import not_a_statement
-from research.stages.claims.reading import Point as ReaderPoint
-from research.stages.claims.reading import options_spoken_of
+from research.reading import Point as ReaderPoint
+from research.reading import not_a_statement, options_spoken_of
 
 
 class ModelStance(BaseModel):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from research.artifacts import Claim, Contradiction, ContradictionSide
 from research.context import StageContext
 from research.llm import StageLLM
-from research.stages.conflicts import ALSO
-from research.stages.fact_conflicts import CHANGE
+from research.reading import ALSO, CHANGE, side_claim
 from research.stages.llm_crosscheck.answers import PairVerdict
 from research.stages.llm_crosscheck.sending import (
     EXTRA_PAIRS,
@@ -19,7 +18,6 @@ from research.stages.llm_crosscheck.sending import (
     cut,
     site_of,
 )
-from research.stages.sentence_conflicts import side_claim
 
 CAUSES = ("time", "scope", "error")
 

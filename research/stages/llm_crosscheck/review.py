@@ -9,8 +9,17 @@ from pydantic import BaseModel
 from research.artifacts import Claim, KeyPoint, Plan, SourceNotes
 from research.context import StageContext
 from research.llm import Answer, StageLLM
-from research.stages.claims import dimension_for, scope_of
-from research.stages.conflicts import near_conflicts
+from research.reading import (
+    Conflict,
+    Statement,
+    cue,
+    dimension_for,
+    named_in,
+    near_conflicts,
+    reader_polarity,
+    scope_of,
+    typed_value,
+)
 from research.stages.crosscheck import not_the_projects
 from research.stages.llm_crosscheck.answers import (
     ModelFact,
@@ -33,8 +42,6 @@ from research.stages.llm_crosscheck.sending import (
     chosen_points,
     message,
 )
-from research.stages.reader_check import cue, named_in, reader_polarity, typed_value
-from research.stages.statements import Conflict, Statement
 
 
 class ModelReview(ContradictionReview):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from research.artifacts import Claim, KeyPoint, SourceNotes
 from research.llm.budget import estimate_tokens
 from research.providers.urls import registrable_domain
-from research.stages.text import first_mention, has_cjk
+from research.reading import first_mention, has_cjk
 
 TEXT_TOKENS = 34  # a key point's text, cut around its option: ~135 Latin characters
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from research.artifacts import Dimension, PrimaryAsk
 from research.providers.primary import ANSWERS
-from research.stages.lexicon import concepts_for
+from research.reading import concepts_for
 
 REGISTRIES = ("github", "pypi", "npm", "crates", "wikipedia")
 TRIALS = ("clinicaltrials", "europepmc")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from research.artifacts import Plan, SourceNotes
-from research.stages.sourcekind import classify
+from research.reading import classify
 from research.web.report.run_files import EvidenceUrl, RunFiles
 from research.web.report.strings import WebStrings
 

@@ -12,20 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research.artifacts import Candidate, Claim, ContradictionSide
-from research.stages import conflicts, fact_conflicts
-from research.stages import filter as filter_stage
-from research.stages.conflict_sides import best_per_point
-from research.stages.conflicts import find_conflicts, topic_words
-from research.stages.fact_conflicts import (
+from research.reading.conflicts import facts as fact_conflicts
+from research.reading.conflicts import sentences as conflicts
+from research.reading.conflicts.facts import (
     SourceFacts,
     conflict,
     find_contradictions,
     topic_of,
 )
+from research.reading.conflicts.sentences import find_conflicts, topic_words
+from research.reading.conflicts.sides import best_per_point
+from research.reading.conflicts.statements import Conflict, Statement
+from research.reading.text import contains_term
+from research.stages import filter as filter_stage
 from research.stages.filter import Judgement, _near_duplicate
 from research.stages.near_copies import grams, least_shared, shared_at_least
-from research.stages.statements import Conflict, Statement
-from research.stages.text import contains_term
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 

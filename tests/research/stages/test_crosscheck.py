@@ -5,8 +5,8 @@ from datetime import date
 from research.artifacts import Claim, Dimension, KeyPoint, Limits, Notes, Plan, SourceNotes
 from research.context import StageContext
 from research.outcomes import Outcome
+from research.reading.conflicts.facts import SourceFacts, conflict
 from research.stages.crosscheck import cross_validate, one_reading_per_cell
-from research.stages.fact_conflicts import SourceFacts, conflict
 
 PRIMARY = SourceFacts("loamdb.io", "primary", 90, date(2026, 1, 1))
 FORUM = SourceFacts("forum.example", "community", 30, date(2026, 2, 1))

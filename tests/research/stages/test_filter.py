@@ -108,7 +108,7 @@ def test_it_keeps_at_most_the_limit_and_records_the_cut():
 
 
 def test_an_options_own_address_counts_as_naming_it_and_short_forms_count_too():
-    from research.stages.text import mentions, option_names
+    from research.reading.text import mentions, option_names
 
     assert option_names("Apache Tessera") == ("Apache Tessera", "Tessera")
     assert option_names("Quill Sync Engine") == ("Quill Sync Engine", "QSE")
@@ -143,7 +143,7 @@ def test_a_snippet_with_figures_and_comparisons_outranks_a_thin_one():
 
 
 def test_a_camel_case_name_is_also_known_by_its_stem_written_as_a_name():
-    from research.stages.text import mentions
+    from research.reading.text import mentions
 
     assert mentions("Push it through a single Rabbit queue.", "RabbitMQ")
     assert not mentions("That is a rabbit hole.", "RabbitMQ")

@@ -1,0 +1,263 @@
+"""Who each clause of a sentence is about.
+
+A sentence is cut into clauses at semicolons, colons, dashes and "but"; a comma-level piece
+that names another option starts a clause of its own ("Svelte renders fastest, Vue
+balances speed and reactivity, React needs care"), and a piece naming none continues the
+clause. A clause is about the first option it names as more than a yardstick ("faster than
+X"), an example ("such as X") or a part of another name ("the X protocol"), with any listed
+along with it; a clause naming nobody is about the clause before it, and the first is about
+the point's option when the point itself is (a pronoun, a table column, a list item under
+its heading).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from research.reading.claims.mentions import mentions_of
+from research.reading.claims.stances import neutral_masked
+
+# How a key point came to be about its option (KeyPoint.about).
+NAMED, PRONOUN, TABLE, HEADING, PARAGRAPH, PAGE = (
+    "named",
+    "pronoun",
+    "table",
+    "heading",
+    "paragraph",
+    "page",
+)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A key point as the reader sees it."""
+
+    quote: str
+    option: str | None
+    about: str | None = NAMED
+    polarity: int | None = None  # the verdict of its table column or pros/cons list
+    header: str | None = None
+    before: str = ""  # the stored text just before and after the quote
+    after: str = ""
+    cell: str | None = None  # a table cell's own text, when the quote is its whole row
+
+
+@dataclass
+class Clause:
+    text: str
+    subjects: list[str] = field(default_factory=list)
+    rivals: list[str] = field(default_factory=list)  # "an alternative to X": X
+    contrast: bool = False  # opens with "but", "although", "但"
+    aside: bool = False  # what the option suits ("Best for: ..."), which judges nothing
+
+
+# --- clauses and who they are about -------------------------------------------------------
+
+_CONTRAST_WORDS = r"(?:but|however|whereas|while|although|though|yet|except|nonetheless)"
+_HARD_BREAK = re.compile(
+    r"\s*[;；:：]\s*|\s+[—–]\s+|\s+-\s+|(?<=\S)[—–](?=\S)|"
+    rf",?\s+(?={_CONTRAST_WORDS}\b)|"
+    r"[，,]\s*(?=(?:但|但是|而|不过|然而|可是|却|虽然|尽管))|(?<=[。])",
+    re.I,
+)
+_CONTRAST = re.compile(rf"^\s*(?:{_CONTRAST_WORDS}\b|但|但是|而|不过|然而|可是|却|虽然|尽管)", re.I)
+_SOFT_BREAK = re.compile(r"[,，、]\s*")
+# A pronoun that points back to one option; "they" and "它们" may mean several.
+_PRONOUN = re.compile(
+    r"^\s*(?:(?:but|however|and|yet|although|though|while|whereas)\s+)?"
+    r"(?:it|its|it's|the (?:project|framework|library|tool|drug|"
+    r"software|product|platform|service|broker|database|app))\b|"
+    r"^\s*(?:但|而|不过)?(?:它(?!们)|其|该)",
+    re.I,
+)
+# A list item that opens with another product's name ("ZooKeeper security lags ...") is
+# about that product, not the option its heading names.
+_OTHER_NAME_FIRST = re.compile(r"^\s*(?:[-*+•·▪◦‣]|\d{1,2}[.)、])?\s*[A-Z][a-z]+[A-Z]\w*")
+# Where an option is named as a yardstick or an example, not as what is judged.
+_REFERENCE = re.compile(
+    r"(?:\bthan|\binstead of|\brather than|\bunlike|\bcompared (?:to|with)|"
+    r"\brelative to|\bversus|\bvs\.?|\blike|\bsuch as|\bincluding|\bover|\bfrom|\bbeyond|"
+    r",\s*not|\boutperform(?:s|ed|ing)?|\bbeats?|\bbeating|\bsurpass(?:es|ed)?|\bbehind|"
+    r"\bahead of|\b(?:reduc|lower|cut|sav)\w*\s+(?:the\s+)?(?:costs?|prices?|bills?)\s+"
+    r"(?:of|for|on)|"
+    r"\d(?:\.\d+)?\s*(?:x|×|times)\s+(?:(?:more|less|the)\s+)*(?:[\w-]+\s+){0,2}of|"
+    r"相比|比|像|如|例如|比如|包括)\s*(?:the\s+)?$",
+    re.I,
+)
+_RIVAL = re.compile(
+    r"(?:\balternatives? (?:to|for)|\breplacements? for|\bsubstitutes? for|替代)\s*(?:the\s+)?$",
+    re.I,
+)
+# "the Kafka protocol", "a Redis-compatible store": a mention naming something else.
+_MODIFIER = re.compile(
+    r"^(?:-?compatible|[- ](?:protocol|api|apis|wire protocol|clones?|forks?|wrappers?|"
+    r"compatible|client|clients|connectors?|plugins?|alternatives?|killer|cli|sdks?|"
+    r"dashboard|console|operator|exporter|driver|drivers)\b)",
+    re.I,
+)
+# "Best for: ...", "适用场景：...": what follows describes uses, not the option.
+_USE_CASE_LEAD = re.compile(
+    r"(?:\b(?:best|ideal|good|great|suitable|suited|perfect) for|\buse cases?|\bwhen to use|"
+    r"适用场景|适用于|适合|使用场景|应用场景)\s*[:：]?\s*$",
+    re.I,
+)
+_LIST_JOIN = re.compile(r"^\s*(?:,|、|/|&|\band\b|\bor\b|和|与|及)\s*(?:\bboth\b\s*)?$", re.I)
+
+
+def clauses_of(point: Point, options: Sequence[str], aliases: dict) -> list[Clause]:
+    """The quote's clauses, each with the options it is about. A comma-level piece that
+    names another option starts a clause of its own ("Svelte renders fastest, Vue balances
+    speed and reactivity, React needs care"); a piece naming none continues the clause."""
+    quote = point.quote
+    spans: list[list] = []  # [start, end, subjects, rivals]
+    for start, end, opens in _pieces(quote):
+        subjects, rivals = _subjects(quote[start:end], options, aliases)
+        last = spans[-1] if spans else None
+        if last is None or opens or (subjects and last[2] and subjects != last[2]):
+            spans.append([start, end, subjects, rivals])
+            continue
+        last[1] = end
+        last[2] = last[2] or subjects
+        last[3] = last[3] + rivals
+    clauses = [
+        Clause(quote[s:e], subjects, rivals, bool(_CONTRAST.match(quote[s:e])))
+        for s, e, subjects, rivals in spans
+    ]
+    for lead, clause in itertools.pairwise(clauses):
+        clause.aside = bool(_USE_CASE_LEAD.search(lead.text))
+    _inherit(clauses, _first_subject(point), aliases)
+    return clauses
+
+
+def _inherit(clauses: list[Clause], first: list[str], aliases: dict) -> None:
+    """A clause that names nobody is about the one before it; the first is about the
+    point's option when the point itself is (a pronoun, a heading over a list item). A
+    concession names its subject after it: "Although small, the Vue ecosystem ..."."""
+    for i, clause in enumerate(clauses):
+        if clause.subjects:
+            continue
+        if i:
+            clause.subjects = list(clauses[i - 1].subjects)
+        elif first:
+            clause.subjects = list(first)
+        elif (
+            len(clauses) > 1
+            and not clause.rivals
+            and (clauses[1].contrast or _only_names(clauses[1].text, clauses[1].subjects, aliases))
+        ):
+            clause.subjects = list(clauses[1].subjects)  # "Best lightweight fabric: NATS."
+
+
+def _only_names(text: str, subjects: list[str], aliases: dict) -> bool:
+    left = masked(text, subjects, aliases)
+    return bool(subjects) and not re.search(r"\w", left)
+
+
+def _first_subject(point: Point) -> list[str]:
+    if point.option is None:
+        return []
+    if point.about in (PRONOUN, TABLE) and _PRONOUN.match(point.quote):
+        return [point.option]
+    if point.about == TABLE:
+        return [point.option]
+    if point.about in (HEADING, PARAGRAPH) and _is_bullet(point.quote):
+        return [] if _OTHER_NAME_FIRST.match(point.quote) else [point.option]
+    return []
+
+
+def _is_bullet(quote: str) -> bool:
+    return bool(re.match(r"^\s*(?:[-*+•·▪◦‣]|\d{1,2}[.)、])\s+", quote))
+
+
+def _pieces(quote: str) -> list[tuple[int, int, bool]]:
+    """(start, end, opens a clause) of the quote's comma-level pieces: a piece after a
+    hard break (a semicolon, a colon, a dash, "but") opens a clause of its own."""
+    out: list[tuple[int, int, bool]] = []
+    hard_at = 0
+    for hard in [*_HARD_BREAK.finditer(quote), None]:
+        end = hard.start() if hard else len(quote)
+        opens = True
+        soft_at = hard_at
+        for soft in [*_SOFT_BREAK.finditer(quote, hard_at, end), None]:
+            piece_end = soft.end() if soft else end
+            if quote[soft_at:piece_end].strip():
+                out.append((soft_at, piece_end, opens))
+                opens = False
+            soft_at = piece_end
+        hard_at = hard.end() if hard else len(quote)
+    return out
+
+
+def _subjects(text: str, options: Sequence[str], aliases: dict) -> tuple[list[str], list[str]]:
+    """(the options a piece is about, the options it offers an alternative to). What it
+    is about is the first option it names as more than a yardstick, an example or part of
+    another name, with any listed along with it ("Django and Flask both ...")."""
+    named, rivals = [], []
+    previous: tuple[int, str] | None = None  # end and role of the mention before
+    for start, end, option in mentions(text, options, aliases):
+        before = text[max(0, start - 28) : start]
+        listed = previous is not None and _LIST_JOIN.match(text[previous[0] : start])
+        if _RIVAL.search(before) or (listed and previous and previous[1] == "rival"):
+            rivals.append(option)
+            role = "rival"
+        elif _REFERENCE.search(before) or (listed and previous and previous[1] == "yardstick"):
+            role = "yardstick"  # "such as Quillsync and Loamdb": both are examples
+        elif _MODIFIER.match(text[end:]):
+            role = "part"
+        else:
+            named.append((start, end, option))
+            role = "subject"
+        previous = (end, role)
+    if not named:
+        return [], rivals
+    chosen = [named[0]]
+    for mention in named[1:]:
+        if not _LIST_JOIN.match(_unbracketed(text[chosen[-1][1] : mention[0]])):
+            break
+        chosen.append(mention)
+    return list(dict.fromkeys(o for _, _, o in chosen)), rivals
+
+
+def _unbracketed(text: str) -> str:
+    """ "1Password (commercial SaaS) and " lists as "1Password and "."""
+    return re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text)
+
+
+def mentions(text: str, options: Sequence[str], aliases: dict) -> list[tuple[int, int, str]]:
+    found = mentions_of(text, options)
+    for option, names in aliases.items():
+        for name in names:
+            for m in re.finditer(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text, re.I):
+                if not any(s < m.end() and m.start() < e for s, e, _ in found):
+                    found.append((m.start(), m.end(), option))
+    return sorted(found)
+
+
+# Words that name a thing without judging it: an indirect question ("how fast it is"),
+# what the option suits ("suitable for complex apps"), what options differ in.
+_NOT_JUDGED = re.compile(
+    r"\bhow (?:fast|slow|efficient|efficiently|easy|easily|hard|good|well|reliable|secure|"
+    r"much|many|big|small|scalable|mature|stable|popular|complex)\b|\bwhether\b[^,;]*|"
+    r"\b(?:suitable|suited|ideal|great|best|good|perfect|designed|intended|meant) for\b.*|"
+    r"\bwhen (?:building|you need|you want)\b.*|"
+    r"\bdiffer(?:s|ing)? (?:mainly |mostly |primarily |chiefly )?(?:in|on)\b.*|"
+    r"\btrade-?offs? (?:between|in|of)\b.*|"
+    r"\b(?:might|may|could) (?:have )?(?:contributed|contribute|explained|explain|"
+    r"accounted|account|been due|be due)\b.*|"
+    r"(?:适合|适用于?|适用场景|用于|面向)[^，,。；;]*|是否[^，,。；;]*|"
+    r"\b(?:at|under|with) (?:very |relatively )?(?:low|lower|high|higher|moderate|heavy|light|"
+    r"small|large|larger|smaller) (?:throughputs?|loads?|volumes?|scale|traffic|concurrency|"
+    r"message rates?|sizes?)\b|\bfor more\b[^,;]*",
+    re.I,
+)
+
+
+def masked(text: str, options: Sequence[str], aliases: dict) -> str:
+    for start, end, _ in mentions(text, options, aliases):
+        text = text[:start] + " " * (end - start) + text[end:]
+    text = text.replace("\u2019", "'")
+    text = _NOT_JUDGED.sub(lambda m: " " * len(m.group(0)), text)
+    return neutral_masked(text)
