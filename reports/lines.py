@@ -96,5 +96,17 @@ def rec_line(d: Decision, low: bool, t: Strings) -> str:
     return t("provisional" if low else "recommendation", option=d.recommendation.option)
 
 
+def no_rec_why(d: Decision, t: Strings) -> str:
+    """What follows "No recommendation." in a heading line: why, in a few words."""
+    rec = d.recommendation
+    if rec.option is not None:
+        return ""
+    if rec.single_site:
+        return t("no_recommendation_single_site")
+    if rec.withheld in ("thin_evidence", "unshared_lead"):
+        return t(f"no_recommendation_{rec.withheld}")
+    return t("no_recommendation_why")
+
+
 def number(value: float | None, t: Strings) -> str:
     return t("not_recorded") if value is None else f"{value:.1f}"
