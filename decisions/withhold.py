@@ -24,6 +24,7 @@ SETTLE_CELLS = 3  # missing cells named in "what would settle it"
 
 THIN = "thin_evidence"
 UNSHARED = "unshared_lead"
+GAPS = (THIN, UNSHARED)  # Recommendation.withheld when the leader's total rests on gaps
 
 
 @dataclass(frozen=True)

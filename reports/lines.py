@@ -4,6 +4,7 @@ model did, the recommendation, and how much of an option's weight rests on evide
 from __future__ import annotations
 
 from decisions.scoring.totals import percent
+from decisions.withhold import GAPS
 from reports import narrative
 from reports.markdown import Md
 from reports.strings import Strings
@@ -103,7 +104,7 @@ def no_rec_why(d: Decision, t: Strings) -> str:
         return ""
     if rec.single_site:
         return t("no_recommendation_single_site")
-    if rec.withheld in ("thin_evidence", "unshared_lead"):
+    if rec.withheld in GAPS:
         return t(f"no_recommendation_{rec.withheld}")
     return t("no_recommendation_why")
 

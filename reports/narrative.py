@@ -14,7 +14,7 @@ from typing import Any
 from decisions.assessment import CLOSE_RACE
 from decisions.scoring.contradictions import current_side
 from decisions.scoring.totals import evidence_share, percent
-from decisions.withhold import THIN, UNSHARED
+from decisions.withhold import GAPS
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -26,8 +26,6 @@ from research.artifacts import (
 
 Cite = Callable[[list[str]], str]  # source ids -> "[1], [3]"
 MAX_REASONS = 3
-# Why nothing is recommended when the leader's total rests on gaps (decisions.withhold).
-GAPS = (THIN, UNSHARED)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from decisions.assessment import held_below
 from decisions.scoring.totals import rank, total
 from decisions.withhold import THIN, UNSHARED, withheld
 from research.artifacts import Assessment
-from tests.decisions.builders import Run, scored
+from tests.decisions.builders import Run, saas_run, scored
 
 
 def ranking_of(table: dict[str, dict[str, float | None]], weights: dict[str, float]):
@@ -125,28 +125,6 @@ def test_a_leader_with_most_of_the_weight_that_leads_where_both_have_evidence_is
 
 
 # --- through the decide stage ------------------------------------------------------------------
-
-
-def saas_run(language: str = "en") -> Run:
-    """SQLite's evidence is on cost alone, three reviews praising it; Postgres has
-    evidence on cost and licence risk, and leads nowhere it matters on the weighted total."""
-    sqlite, postgres = ("SQLite", "Postgres")
-    dims = ["cost", "licence risk", "maintenance"]
-    if language == "zh":
-        dims = ["成本", "许可风险", "维护活跃度"]
-    cost, licence = dims[0], dims[1]
-    return (
-        Run([sqlite, postgres], dims, language=language)
-        .page("a", "https://bench.example.com/db", "Database benchmarks")
-        .page("b", "https://notes.example.org/db", "Notes on databases")
-        .page("c", "https://digest.example.net/db", "The database digest")
-        .says("a", sqlite, cost, "SQLite is remarkably cheap to run.", +1)
-        .says("b", sqlite, cost, "SQLite costs nothing to operate.", +1)
-        .says("c", sqlite, cost, "SQLite is the cheapest store we tried.", +1)
-        .says("a", postgres, cost, "Postgres is expensive to host at scale.", -1)
-        .says("b", postgres, cost, "Postgres needs costly managed hosting.", -1)
-        .says("c", postgres, licence, "Postgres has a permissive, low-risk licence.", +1)
-    )
 
 
 def test_a_leader_covering_a_third_of_the_weight_gets_no_recommendation_and_says_why():
