@@ -25,6 +25,9 @@ multiplied by 0.6 + 0.4 * corroboration / 100, so a run whose every cell rests o
 or weak source stays at or below 60, under the default threshold of 65; then multiplied by
 0.8 + 0.02 * gap when the top two totals are less than 10 points apart; 0 when there are no
 claims at all.
+
+When nothing is recommended, confidence is then held below the threshold (held_below): a
+result that gives no answer is not fit for direct decision use, whatever its parts say.
 """
 
 from __future__ import annotations
@@ -174,6 +177,16 @@ def corroboration(
 
 
 # --- putting it together ------------------------------------------------------------------
+
+
+def held_below(assessment: Assessment, threshold: int, language: str = "en") -> Assessment:
+    """A run that recommends nothing says so with a confidence under the threshold, so the
+    low-confidence warning opens its report; the method says where the number came from."""
+    ceiling = float(max(0, threshold - 1))
+    if assessment.confidence <= ceiling:
+        return assessment
+    said = _text(language)["held"].format(threshold=threshold, value=ceiling)
+    return assessment.model_copy(update={"confidence": ceiling, "method": assessment.method + said})
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,10 @@ consistency and no assessment. In LLM mode the model gives each cell's lean
 A recommendation never rests on a single site: when all of the best-scoring option's scored
 evidence comes from one independent site (a registrable domain), nothing is recommended and
 the reason says which option and which site; the ranking and the matrix stay as they are.
+Nor does it rest on gaps (decisions.withhold): the leader's evidence must cover at least half
+of the weight, and its lead must not come only from cells where the runner-up has no evidence;
+otherwise the reason says so and names the missing cells that would settle it. Whenever
+nothing is recommended, confidence is held below the threshold (decisions.assessment).
 A reason that names a cell ("On X it scores ...") is given only for a cell two or more
 independent sites back.
 """
@@ -18,10 +22,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from decisions.assessment import assess
+from decisions.assessment import assess, held_below
 from decisions.missing import Reading, explain_gaps, missing_information
 from decisions.model_leans import Key, Leans, model_leans
 from decisions.scoring.cell import score_cell
@@ -30,8 +35,10 @@ from decisions.scoring.judgement import counted, model_dropped_note
 from decisions.scoring.sources import SourceInfo, source_infos
 from decisions.scoring.totals import backing_sites, percent, rank, total
 from decisions.searches import Searches, failed_sentence, offline_sentence, searches
+from decisions.withhold import reason, withheld, would_settle
 from research.artifacts import (
     Candidates,
+    CellRef,
     Claim,
     Contradiction,
     Crosscheck,
@@ -164,16 +171,19 @@ def decide(
     recommendation = _recommend(
         ranking,
         cells,
-        assessment.confidence,
-        threshold,
+        weights,
         _unreachable_reason(found, notes, language) if unreachable else "",
         language,
         offline,
     )
+    if recommendation.option is None:
+        assessment = held_below(assessment, threshold, language)
+    recommendation.low_confidence = assessment.confidence < threshold
     ctx.record(
         "recommendation",
         option=recommendation.option,
         single_site=recommendation.single_site,
+        withheld=recommendation.withheld,
         reasons=recommendation.reasons,
         confidence=assessment.confidence,
         method=assessment.method,
@@ -299,20 +309,20 @@ def _matrix(
 def _recommend(
     ranking: list[RankedOption],
     cells: list[ScoreCell],
-    confidence: float,
-    threshold: int,
+    weights: dict[str, float],
     unreachable: str,
     language: str = "en",
     offline: str = "",
 ) -> Recommendation:
-    """The best-scoring option, unless nothing was verified or all of its scored evidence
-    comes from one site; a reason naming a cell only for a cell two or more independent
-    sites back."""
+    """The best-scoring option, unless nothing was verified, all of its scored evidence
+    comes from one site, its evidence covers less than half of the weight, or it leads only
+    where the runner-up has no evidence (decisions.withhold); a reason naming a cell only
+    for a cell two or more independent sites back. `low_confidence` is the caller's."""
     text = _text(language)
     scored = [r for r in ranking if r.total is not None]
     if not scored:
         reasons = [offline] if offline else [text["nothing"], *filter(None, [unreachable])]
-        return Recommendation(option=None, reasons=reasons, low_confidence=True)
+        return _none("no_evidence", reasons)
     top = scored[0]
     facts = {
         "option": top.option,
@@ -324,11 +334,15 @@ def _recommend(
     if len(top.sites) < 2:
         site = top.sites[0] if top.sites else ""
         reasons = [text["single_site"].format(**facts, site=site), *filter(None, [unreachable])]
-        return Recommendation(
-            option=None,
-            reasons=reasons,
-            low_confidence=confidence < threshold,
-            single_site=site or None,
+        return _none("single_site", reasons, single_site=site or None)
+    held = withheld(ranking, cells, weights)
+    if held is not None:
+        why, settle = reason(held, facts["dims"], language), would_settle(held.settle, language)
+        return _none(
+            held.kind,
+            [why, *filter(None, [settle, unreachable])],
+            would_settle=settle,
+            settling_cells=[CellRef(option=g.option, dimension=g.dimension) for g in held.settle],
         )
     reasons = [text["top"].format(**facts)]
     if len(scored) > 1:
@@ -342,7 +356,20 @@ def _recommend(
         text["best"].format(dim=c.dimension, score=c.score, ids=", ".join(c.claim_ids))
         for c in best
     ]
-    return Recommendation(option=top.option, reasons=reasons, low_confidence=confidence < threshold)
+    return Recommendation(option=top.option, reasons=reasons, low_confidence=False)
+
+
+def _none(withheld: str, reasons: list[str], **more: Any) -> Recommendation:
+    """No recommendation: why in a code and in its first sentence, which every surface
+    shows as it is."""
+    return Recommendation(
+        option=None,
+        reasons=reasons,
+        low_confidence=True,
+        withheld=withheld,
+        no_recommendation_reason=reasons[0],
+        **more,
+    )
 
 
 def corroborated(cell: ScoreCell) -> bool:

@@ -4,6 +4,7 @@ model did, the recommendation, and how much of an option's weight rests on evide
 from __future__ import annotations
 
 from decisions.scoring.totals import percent
+from decisions.withhold import GAPS
 from reports import narrative
 from reports.markdown import Md
 from reports.strings import Strings
@@ -94,6 +95,18 @@ def rec_line(d: Decision, low: bool, t: Strings) -> str:
     if d.recommendation.option is None:
         return t("no_recommendation")
     return t("provisional" if low else "recommendation", option=d.recommendation.option)
+
+
+def no_rec_why(d: Decision, t: Strings) -> str:
+    """What follows "No recommendation." in a heading line: why, in a few words."""
+    rec = d.recommendation
+    if rec.option is not None:
+        return ""
+    if rec.single_site:
+        return t("no_recommendation_single_site")
+    if rec.withheld in GAPS:
+        return t(f"no_recommendation_{rec.withheld}")
+    return t("no_recommendation_why")
 
 
 def number(value: float | None, t: Strings) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from decisions.assessment import CLOSE_RACE
 from decisions.scoring.contradictions import current_side
 from decisions.scoring.totals import evidence_share, percent
+from decisions.withhold import GAPS
 from research.artifacts import (
     Claim,
     Contradiction,
@@ -87,12 +88,30 @@ def _no_recommendation(
     if site and best is not None:
         facts = _standing(best, decision, plan, claims, cite)
         said = [Say("reason_single_site", facts | {"site": site})]
+    elif decision.recommendation.withheld in GAPS and best is not None:
+        said = _withheld(decision, best, claims, cite)
     elif read:
         said = [Say("reason_nothing_verified", {"cites": cite(read)})]
     else:
         said = [Say("reason_nothing_read")]
     if decision.unreachable:
         said.append(Say("reason_unreachable", {"section": "background"}))
+    return said
+
+
+def _withheld(
+    decision: Decision, best: RankedOption, claims: dict[str, Claim], cite: Cite
+) -> list[Say]:
+    """The decision's own sentences, as every surface gives them: why the best-scoring
+    option is not recommended, and what would settle it; then the evidence on the two."""
+    rec = decision.recommendation
+    runner = next((r.option for r in decision.ranking if r.option != best.option), None)
+    cells = [c for o in (best.option, runner) if o for c in _cells(decision.matrix, o).values()]
+    said = [Say("sentence", {"sentence": rec.no_recommendation_reason})]
+    if rec.would_settle:
+        said.append(Say("sentence", {"sentence": rec.would_settle}))
+    if cites := cite(_sources(cells, claims)):
+        said.append(Say("evidence", {"cites": cites}))
     return said
 
 

@@ -26,7 +26,7 @@ from decisions.scoring.cell import WEIGHTS
 from decisions.scoring.contradictions import superseded
 from reports import narrative
 from reports.check import validate
-from reports.lines import mode_line, model_leans_line, number, rec_line
+from reports.lines import mode_line, model_leans_line, no_rec_why, number, rec_line
 from reports.markdown import Md, cell, escape
 from reports.sections import (
     ReportInput,
@@ -156,6 +156,7 @@ def _context(
         "consensus": [consensus_item(k, claims, numbers, t) for k in data.crosscheck.consensus],
         "rec": d.recommendation,
         "rec_line": rec_line(d, low, t),
+        "no_rec_why": no_rec_why(d, t),
         "reasons": [
             t.say(s.key, s.params)
             for s in narrative.reasons(d, data.plan, claims, cite, list(numbers))

@@ -429,6 +429,11 @@ class RankedOption(Artifact):
     sites: list[str] = Field(default_factory=list)
 
 
+class CellRef(Artifact):
+    option: str
+    dimension: str
+
+
 class Recommendation(Artifact):
     option: str | None
     reasons: list[str]
@@ -436,6 +441,16 @@ class Recommendation(Artifact):
     # Set when the best-scoring option was not recommended because all of its scored
     # evidence comes from this one site: a recommendation needs two or more.
     single_site: str | None = None
+    # Set whenever nothing is recommended: why, as a code ("no_evidence", "single_site",
+    # "thin_evidence": the leader's evidence covers less than half of the weight,
+    # "unshared_lead": it leads only where the runner-up has no evidence), and in one
+    # sentence of the plan's language. None and "" in decisions written before it was kept.
+    withheld: str | None = None
+    no_recommendation_reason: str = ""
+    # What would settle it: the missing cells carrying the most weight, and the sentence
+    # naming them.
+    would_settle: str = ""
+    settling_cells: list[CellRef] = Field(default_factory=list)
 
 
 class Decision(Artifact):

@@ -81,6 +81,11 @@ class Verdict:
     # one site alone.
     single_site: str | None = None
     leader: str | None = None  # the best-scoring option, recommended or not
+    # Why nothing was recommended (Recommendation.withheld), in a code and in one sentence,
+    # and what would settle it; None and "" for decisions written before they were kept.
+    withheld: str | None = None
+    no_recommendation_reason: str = ""
+    would_settle: str = ""
 
     @property
     def low(self) -> bool:
@@ -173,6 +178,9 @@ def verdict_of(decision: Decision) -> Verdict:
         reasons=list(decision.recommendation.reasons),
         single_site=decision.recommendation.single_site,
         leader=leader,
+        withheld=decision.recommendation.withheld,
+        no_recommendation_reason=decision.recommendation.no_recommendation_reason,
+        would_settle=decision.recommendation.would_settle,
     )
 
 

@@ -112,6 +112,10 @@ ASSESSMENT: dict[str, Any] = {
         )
     ),
     "no_gap": gettext_noop("; fewer than two options have a total, so no margin penalty applies."),
+    "held": gettext_noop(
+        " No recommendation is given, so confidence is held below the threshold of "
+        "{threshold}: {value:.1f}."
+    ),
     "wide": gettext_noop(
         "; the top two options are {gap:.1f} points apart, so no margin penalty applies."
     ),
@@ -139,6 +143,26 @@ DECIDE: dict[str, Any] = {
         "evidence comes from one site, {site}. A recommendation needs evidence from two or "
         "more independent sites, so none is given."
     ),
+    "thin": gettext_noop(
+        "{option} has the highest weighted total, {total:.1f}/100, but its evidence covers "
+        "only {share}% of the weight ({covered} of {dims} dimensions), less than the half a "
+        "recommendation needs, so none is given."
+    ),
+    "unshared": gettext_noop(
+        "{option} has the highest weighted total, {total:.1f}/100, but its lead over {runner} "
+        "comes only from dimensions where {runner} has no evidence: on {shared}, where both "
+        "have evidence, {option} does not lead, so no recommendation is given."
+    ),
+    "unshared_none": gettext_noop(
+        "{option} has the highest weighted total, {total:.1f}/100, but {runner} has no "
+        "evidence on any dimension where {option} has, so the lead rests on gaps and no "
+        "recommendation is given."
+    ),
+    "settle": gettext_noop("Evidence on {cells} would settle it."),
+    "settle_group": gettext_noop("{dims} for {option}"),
+    "settle_groups": gettext_noop(", and on "),
+    "list_sep": gettext_noop(", "),
+    "list_and": gettext_noop(" and "),
     "lead": gettext_noop("It leads {runner} ({total:.1f}) by {gap:.1f} points."),
     "best": gettext_noop("On {dim} it scores {score:.1f} (claims {ids})."),
     "page": gettext_noop("{url}: {status}"),
@@ -257,6 +281,12 @@ REPORT: dict[str, str] = {
     "no_recommendation_why": gettext_noop("The evidence needed to make one was not there."),
     "no_recommendation_single_site": gettext_noop(
         "The best-scoring option rests on a single site."
+    ),
+    "no_recommendation_thin_evidence": gettext_noop(
+        "The best-scoring option's evidence covers less than half of the weight."
+    ),
+    "no_recommendation_unshared_lead": gettext_noop(
+        "The best-scoring option leads only where the runner-up has no evidence."
     ),
     "confidence_short": gettext_noop("Confidence {confidence}/100 (threshold {threshold})."),
     "confidence_short_low": gettext_noop(
@@ -750,6 +780,13 @@ WEB: dict[str, str] = {
     "whatif_rec_single": gettext_noop(
         "With these weights {option} leads, but all its evidence comes from one site: no "
         "recommendation."
+    ),
+    "whatif_rec_thin": gettext_noop(
+        "With these weights {option} leads, but its evidence covers less than half of the "
+        "weight: no recommendation."
+    ),
+    "whatif_rec_unshared": gettext_noop(
+        "With these weights {option} leads only where {over} has no evidence: no recommendation."
     ),
     "whatif_rec_none": gettext_noop("With these weights nothing can be recommended."),
     "saved_title": gettext_noop("Saved decisions of this run"),

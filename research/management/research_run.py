@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from decisions.withhold import GAPS
 from reports.export import absolute_page_links, location_urls
 from research import services
 from research.artifacts import STAGES
@@ -236,6 +237,11 @@ class ResearchRun:
                     "more independent sites."
                 )
             )
+        elif option is None and verdict.no_recommendation_reason and verdict.withheld in GAPS:
+            said = f"No recommendation: {verdict.no_recommendation_reason}"
+            if verdict.would_settle:
+                said += f" {verdict.would_settle}"
+            self.stdout.write(self.style.WARNING(said))
         elif option is None:
             self.stdout.write(
                 self.style.WARNING(

@@ -32,6 +32,13 @@ from research.names import (
 from research.store import INDEX, LOG
 
 SCHEME = "research://runs"
+# How the answers that carry a recommendation say why there is none.
+WITHHELD = (
+    "set when nothing is recommended: no_evidence, single_site, thin_evidence (the best-scoring "
+    "option's evidence covers less than half of the weight) or unshared_lead (it leads only "
+    "where the runner-up has no evidence)"
+)
+NO_RECOMMENDATION_REASON = "when nothing is recommended: why, in one sentence"
 RUNS_URI = SCHEME
 # Every fixed-name artifact a run may hold, in the order the pipeline writes them, and the
 # owner's corrections of the reader, which the decision counts.

@@ -15,8 +15,10 @@ from research.mcp.arguments import RunId
 from research.mcp.common import (
     DAMAGED,
     INVALID,
+    NO_RECOMMENDATION_REASON,
     NOT_FINISHED,
     READ_ONLY,
+    WITHHELD,
     artifact_uri,
     failed,
     owned_run,
@@ -52,6 +54,8 @@ class Rescored(BaseModel):
     weights: dict[str, float] = Field(default_factory=dict, description="normalised to 1")
     ranking: list[RankedTotal] = Field(default_factory=list)
     recommendation: str | None = None
+    withheld: str | None = Field(None, description=WITHHELD)
+    no_recommendation_reason: str = Field("", description=NO_RECOMMENDATION_REASON)
     ranking_changed: bool = False
     confidence: float | None = None
     uri: str | None = Field(None, description="the saved decision's report")
@@ -87,6 +91,8 @@ def rescore(user, run_id: str, weights: dict[str, float]) -> Rescored | CallTool
             for r in decision.ranking
         ],
         recommendation=decision.recommendation.option,
+        withheld=decision.recommendation.withheld,
+        no_recommendation_reason=decision.recommendation.no_recommendation_reason,
         ranking_changed=[r.option for r in decision.ranking] != before,
         confidence=decision.assessment.confidence,
         uri=artifact_uri(run_id, report),

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from research.mcp.common import NO_RECOMMENDATION_REASON, WITHHELD
 from research.models import StageRun
 
 DEFAULT_TEXT_LENGTH = 25_000  # characters of a report or an artifact one call returns
@@ -88,6 +89,8 @@ class RunStatus(BaseModel):
     current_stage: str | None = None
     stages: list[StageStatus] = Field(default_factory=list)
     recommendation: str | None = None
+    withheld: str | None = Field(None, description=WITHHELD)
+    no_recommendation_reason: str = Field("", description=NO_RECOMMENDATION_REASON)
     confidence: float | None = None
     error: str = ""
 
@@ -119,6 +122,8 @@ class Researched(BaseModel):
     current_stage: str | None = None
     used: Used | None = Field(None, description="the options, dimensions and sources it used")
     recommendation: str | None = None
+    withheld: str | None = Field(None, description=WITHHELD)
+    no_recommendation_reason: str = Field("", description=NO_RECOMMENDATION_REASON)
     confidence: float | None = None
     markdown: str | None = Field(None, description="the report, from its start")
     next_index: int | None = Field(

@@ -238,6 +238,8 @@ def status_of(user, run_id: str) -> RunStatus | CallToolResult:
         current_stage=run.current_stage or None,
         stages=stages,
         recommendation=verdict.option if verdict else None,
+        withheld=verdict.withheld if verdict else None,
+        no_recommendation_reason=verdict.no_recommendation_reason if verdict else "",
         confidence=verdict.confidence if verdict else None,
         error=run.error,
     )
@@ -375,6 +377,8 @@ def researched(user, run_id: str, used: Used, status: str, stage: str, waited: f
         current_stage=stage or None,
         used=used,
         recommendation=verdict.option if verdict else None,
+        withheld=verdict.withheld if verdict else None,
+        no_recommendation_reason=verdict.no_recommendation_reason if verdict else "",
         confidence=verdict.confidence if verdict else None,
         waited=round(waited, 1),
     )

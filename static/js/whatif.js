@@ -6,7 +6,8 @@
 //   the neutral 50 for a cell without evidence; no total for an option without evidence.
 //   Ranking: highest total (to one decimal) first, ties to more cells with evidence, then
 //   name. The best-scoring option is recommended unless its evidence comes from fewer than
-//   two independent sites.
+//   two independent sites, covers less than half of the weight, or leads the runner-up only
+//   where the runner-up has no evidence (decisions.withhold).
 //
 // The page hands the numbers over as JSON (#whatif-data); nothing here asks the server.
 // The computing half also runs under Node, so tests check it against the server's.
@@ -79,11 +80,34 @@
     return rows;
   }
 
-  function recommend(model, ranking) {
+  function recommend(model, ranking, weights) {
     var scored = ranking.filter(function (r) { return r.total !== null; });
     if (!scored.length) return { option: null, why: "nothing" };
     if (scored[0].sites < model.min_sites) return { option: null, why: "single_site", top: scored[0].option };
+    var held = withheld(model, ranking, weights);
+    if (held) return { option: null, why: held.why, top: scored[0].option, over: held.over };
     return { option: scored[0].option, why: "" };
+  }
+
+  // decisions.withhold, in its order of sums: the leader's evidence must cover at least
+  // half of the weight, and on the dimensions where both it and the runner-up have
+  // evidence it must score higher, weighted.
+  function withheld(model, ranking, given) {
+    var whole = sum(given);
+    if (!whole) return null;
+    var share = given.map(function (w) { return w / whole; });
+    var leader = byName(model, ranking[0].option);
+    var next = ranking.filter(function (r) { return r.option !== leader.option; })[0];
+    var cover = 0;
+    leader.scores.forEach(function (s, d) { if (s !== null) cover += share[d]; });
+    if (cover < model.half) return { why: "thin_evidence", over: next ? next.option : null };
+    if (!next) return null;
+    var runner = byName(model, next.option), lead = 0;
+    leader.scores.forEach(function (s, d) {
+      var r = runner.scores[d];
+      if (s !== null && r !== null) lead += share[d] * (s - r);
+    });
+    return lead > 0 ? null : { why: "unshared_lead", over: next.option };
   }
 
   // The smallest change to one weight, the others kept, that puts the runner-up ahead of
@@ -121,7 +145,10 @@
     return s === null ? model.neutral : s;
   }
 
-  var api = { round1: round1, totals: totals, rank: rank, recommend: recommend, toWin: toWin };
+  var api = {
+    round1: round1, totals: totals, rank: rank, recommend: recommend, withheld: withheld,
+    toWin: toWin
+  };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.VerdictWhatIf = api;
 
@@ -163,7 +190,7 @@
     var weights = current();
     var whole = weights.reduce(function (a, w) { return a + w; }, 0);
     var ranking = rank(model, weights);
-    var rec = recommend(model, ranking);
+    var rec = recommend(model, ranking, weights);
     drawChart(ranking, rec.option);
     drawShares(ranking);
     drawRecommendation(rec);
@@ -233,6 +260,9 @@
     say("[data-rec-note]", rec.option === model.recommended ? "" : rec.option
       ? words.rec_changed.replace("{option}", rec.option)
       : rec.why === "single_site" ? words.rec_single_site.replace("{option}", rec.top)
+      : rec.why === "thin_evidence" ? words.rec_thin.replace("{option}", rec.top)
+      : rec.why === "unshared_lead"
+        ? words.rec_unshared.replace("{option}", rec.top).replace("{over}", rec.over)
       : words.rec_none);
   }
 

@@ -319,3 +319,26 @@ def evidence(draw: st.DrawFn) -> tuple[list[Claim], dict[str, SourceInfo], list[
         else []
     )
     return claims, sources, [contradiction(a, b) for a, b in pairs]
+
+
+def saas_run(language: str = "en") -> Run:
+    """A multi-tenant SaaS question: SQLite's evidence is on cost alone, a third of the weight,
+    from three reviews praising it; Postgres has evidence on cost, where it does worse, and on
+    licence risk. SQLite still has the highest weighted total."""
+    sqlite, postgres = ("SQLite", "Postgres")
+    dims = ["cost", "licence risk", "maintenance"]
+    if language == "zh":
+        dims = ["成本", "许可风险", "维护活跃度"]
+    cost, licence = dims[0], dims[1]
+    return (
+        Run([sqlite, postgres], dims, language=language)
+        .page("a", "https://bench.example.com/db", "Database benchmarks")
+        .page("b", "https://notes.example.org/db", "Notes on databases")
+        .page("c", "https://digest.example.net/db", "The database digest")
+        .says("a", sqlite, cost, "SQLite is remarkably cheap to run.", +1)
+        .says("b", sqlite, cost, "SQLite costs nothing to operate.", +1)
+        .says("c", sqlite, cost, "SQLite is the cheapest store we tried.", +1)
+        .says("a", postgres, cost, "Postgres is expensive to host at scale.", -1)
+        .says("b", postgres, cost, "Postgres needs costly managed hosting.", -1)
+        .says("c", postgres, licence, "Postgres has a permissive, low-risk licence.", +1)
+    )

@@ -213,8 +213,10 @@ def test_a_chinese_question_gets_chinese_sentences_throughout() -> None:
 
 
 def test_an_option_strong_on_one_dimension_alone_no_longer_outranks_one_with_evidence_on_all():
+    # Middling, backed by one site on every dimension, is the runner-up Steady is weighed
+    # against: a lead over Solo alone would rest on Solo's gaps (decisions.withhold).
     run = (
-        Run(["Solo", "Steady"], ["speed", "cost", "docs"])
+        Run(["Solo", "Steady", "Middling"], ["speed", "cost", "docs"])
         .page("a", "https://bench.example.com/kv", "Key-value benchmarks")
         .page("b", "https://notes.example.org/kv", "Notes on embedded stores")
         .page("c", "https://digest.example.net/kv", "The store digest")
@@ -225,6 +227,7 @@ def test_an_option_strong_on_one_dimension_alone_no_longer_outranks_one_with_evi
     for dim in ("speed", "cost", "docs"):
         run.says("a", "Steady", dim, f"Steady is good on {dim}.", +1)
         run.says("b", "Steady", dim, f"Steady does well on {dim}.", +1)
+        run.says("c", "Middling", dim, f"Middling is decent on {dim}.", +1)
 
     decision = run.decide()
 
@@ -235,6 +238,7 @@ def test_an_option_strong_on_one_dimension_alone_no_longer_outranks_one_with_evi
     assert decision.totals["Solo"] == pytest.approx((solo.score + 50 + 50) / 3, abs=0.05)
     assert [(r.option, r.evidence_share) for r in decision.ranking] == [
         ("Steady", 100.0),
+        ("Middling", 100.0),
         ("Solo", 33.3),
     ]
     assert decision.recommendation.option == "Steady"

@@ -180,6 +180,29 @@ def test_a_best_option_on_a_single_site_gets_no_recommendation_and_the_reason_na
     }  # fmt: skip
 
 
+def test_a_lead_resting_on_gaps_gives_the_decisions_own_reason_what_would_settle_it_and_cites():
+    matrix = [
+        cell("Alder", "cost", 90, "c1"),
+        cell("Alder", "risk", None),
+        cell("Birch", "cost", 95, "c3"),
+        cell("Birch", "risk", None),
+    ]
+    d = decision(matrix, {"Alder": 74, "Birch": 72}, option=None)
+    d.recommendation = d.recommendation.model_copy(
+        update={
+            "withheld": "unshared_lead",
+            "no_recommendation_reason": "Alder does not lead where both have evidence.",
+            "would_settle": "Evidence on risk for Alder and Birch would settle it.",
+        }
+    )
+    said = reasons(d, PLAN, CLAIMS, cite, ["s1", "s2"])
+    assert said == [
+        Say("sentence", {"sentence": "Alder does not lead where both have evidence."}),
+        Say("sentence", {"sentence": "Evidence on risk for Alder and Birch would settle it."}),
+        Say("evidence", {"cites": "[1], [2]"}),
+    ]
+
+
 def test_with_no_recommendation_the_reasons_say_what_was_read_and_what_was_unreachable():
     d = decision([cell("Alder", "cost", None)], {"Alder": None, "Birch": None}, option=None)
     d.unreachable = ["https://example.org: TIMEOUT"]

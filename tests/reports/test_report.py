@@ -452,3 +452,46 @@ def test_a_best_option_on_one_site_gets_no_recommendation_and_the_report_says_wh
     matrix = result.section("matrix", language)
     assert "Gorsebrook" in matrix and "Fernwick" in matrix
     assert re.search(r"1\. Gorsebrook(: |：)\d+\.\d", matrix)
+
+
+@pytest.mark.parametrize(
+    ("language", "no_recommendation", "why", "settle"),
+    [
+        (
+            "en",
+            "**No recommendation.** The best-scoring option leads only where the runner-up has "
+            "no evidence.",
+            "but Fernwick has no evidence on any dimension where Gorsebrook has, so the lead "
+            "rests on gaps and no recommendation is given.",
+            "Evidence on reliability for Fernwick, and on licence risk for Gorsebrook would "
+            "settle it.",
+        ),
+        (
+            "zh",
+            "**不作推荐。** 得分最高的选项只在第二名没有证据的地方领先。",
+            "但在Gorsebrook有证据的维度上Fernwick都没有证据，领先建立在证据缺口之上，因此不作推荐。",
+            "补充Fernwick在reliability方面，以及Gorsebrook在licence risk方面的证据即可定夺。",
+        ),
+    ],
+)
+def test_a_lead_resting_on_gaps_gets_no_recommendation_and_the_report_says_what_would_settle_it(
+    language, no_recommendation, why, settle
+):
+    # Fernwick has evidence on licence risk alone, Gorsebrook on reliability alone: each
+    # option's total rests on the other's gap.
+    claims = [BY_ID[c] for c in ("c1", "c3", "c6", "c7", "c8")]
+    result = rendered(claims=claims, contradictions=[], language=language)
+
+    rec = result.decision.recommendation
+    assert (rec.option, rec.withheld) == (None, "unshared_lead")
+    assert result.decision.ranking[0].option == "Gorsebrook"
+    assert why in rec.no_recommendation_reason and rec.would_settle == settle
+    summary = result.section("summary", language)
+    assert f"1. {rec.no_recommendation_reason}\n2. {settle}\n3. " in summary
+    recommendation = result.section("recommendation", language)
+    assert no_recommendation in recommendation
+    assert f"- {rec.no_recommendation_reason}\n- {settle}\n" in recommendation
+    # the low-confidence warning opens it; the ranking and the matrix stay
+    assert result.text.startswith("> **")
+    assert result.decision.assessment.confidence < 65
+    assert re.search(r"1\. Gorsebrook(: |：)\d+\.\d", result.section("matrix", language))

@@ -10,10 +10,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research.artifacts import (
     Assessment,
+    CellRef,
     RankedOption,
 )
 from research.mcp.common import (
     INVALID,
+    NO_RECOMMENDATION_REASON,
+    WITHHELD,
     failed,
 )
 
@@ -152,6 +155,15 @@ class AssessmentResult(BaseModel):
         None,
         description="set when no recommendation was given because the best-scoring option's "
         "evidence all comes from this one site: a recommendation needs two or more",
+    )
+    withheld: str | None = Field(None, description=WITHHELD)
+    no_recommendation_reason: str = Field("", description=NO_RECOMMENDATION_REASON)
+    would_settle: str = Field(
+        "", description="when nothing is recommended: the missing evidence that would settle it"
+    )
+    settling_cells: list[CellRef] = Field(
+        default_factory=list,
+        description="the missing (option, dimension) cells that would settle it, most weight first",
     )
     confidence: float | None = None
     threshold: int | None = None

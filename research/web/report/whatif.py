@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from decisions.scoring.totals import NEUTRAL
+from decisions.withhold import HALF
 from research.web.report.matrix import ROW, TOP, Chart
 from research.web.report.run_files import RunFiles
 from research.web.report.strings import WebStrings
@@ -23,6 +24,8 @@ _WORDS = {
     "to_win": "whatif_to_win",
     "rec_changed": "whatif_rec_changed",
     "rec_single_site": "whatif_rec_single",
+    "rec_thin": "whatif_rec_thin",
+    "rec_unshared": "whatif_rec_unshared",
     "rec_none": "whatif_rec_none",
     "no_rec": "no_rec",
     "evidence": "evidence_share",
@@ -38,6 +41,7 @@ def model(files: RunFiles) -> dict[str, Any]:
     return {
         "neutral": NEUTRAL,
         "min_sites": MIN_SITES,
+        "half": HALF,
         "max_weight": MAX_WEIGHT,
         "dimensions": [{"name": dim.name, "weight": dim.weight} for dim in plan.dimensions],
         "options": [

@@ -16,6 +16,7 @@ from research.mcp.prompts import PROMPTS
 from research.models import Run
 from research.runs import tasks
 from research.store import readers, store_for
+from tests.decisions.builders import saas_run
 from tests.research.mcp.clients import call, call_tool
 from tests.runs import CORPUS_EN, run_question
 
@@ -465,3 +466,16 @@ def test_rescore_run_refuses_weights_it_cannot_decide_with(decided, ada):
     result = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": {"nonsense": 1}})
     assert result.is_error and result.structured_content["status"] == "INVALID"
     assert "is not a dimension of this run" in result.content[0].text
+
+
+def test_get_run_status_says_why_nothing_was_recommended(ada):
+    run = make_run(ada)
+    decision = saas_run().decide()  # SQLite's evidence covers a third of the weight
+    store_for(run.run_id).write_json("round_5_decision.json", decision.model_dump(mode="json"))
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.DONE)
+
+    data = call_tool(ada, "get_run_status", {"run_id": run.run_id}).structured_content
+
+    assert data["recommendation"] is None and data["withheld"] == "thin_evidence"
+    assert data["no_recommendation_reason"].startswith("SQLite has the highest weighted total")
+    assert data["no_recommendation_reason"] == decision.recommendation.no_recommendation_reason

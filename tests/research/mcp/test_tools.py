@@ -413,6 +413,7 @@ def test_an_assessment_of_a_cross_validated_run_is_what_decide_concludes(ada, co
     for ranked in data["ranking"]:  # how much of its weight rests on evidence, and on whom
         assert 0 <= ranked["evidence_share"] <= 100 and ranked["sites"]
     assert data["single_site"] is None  # the best option rests on more than one site
+    assert (data["withheld"], data["no_recommendation_reason"]) == (None, "")
     assert not (store_for(run.run_id).path / DECISION).exists()
 
     execute.execute_stage(run.run_id, "decide")
@@ -421,7 +422,7 @@ def test_an_assessment_of_a_cross_validated_run_is_what_decide_concludes(ada, co
     decision = store_for(run.run_id).read_json(DECISION)
     assert stored["recommendation"] == decision["recommendation"]["option"]
     assert stored["confidence"] == decision["assessment"]["confidence"]
-    keys = ("recommendation", "single_site", "confidence", "scores", "ranking")
+    keys = ("recommendation", "single_site", "withheld", "confidence", "scores", "ranking")
     for key in (*keys, "missing_information"):
         assert stored[key] == data[key], key
 

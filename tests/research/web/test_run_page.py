@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -15,6 +16,7 @@ from research.runs.rows import CANCELLED
 from research.runs.runners import retrieve as retrieve_runner
 from research.stages.plan import build_plan
 from research.store import store_for
+from tests.decisions.builders import saas_run
 from tests.research.web.conftest import QUESTION, make_run, mark
 
 pytestmark = pytest.mark.django_db
@@ -179,6 +181,24 @@ def test_a_run_whose_best_option_rests_on_one_site_says_so_instead_of_not_found(
     assert "two or more independent sites" in response.text
     assert "could not be found or reached" not in response.text
     assert reason in response.text
+
+
+def test_a_run_whose_leader_rests_on_gaps_says_why_and_what_would_settle_it(
+    ada_client, finished_run
+):
+    store = store_for(finished_run.run_id)
+    decision = saas_run().decide()  # SQLite's evidence covers a third of the weight
+    store.write_json("round_5_decision.json", decision.model_dump(mode="json"))
+
+    response = ada_client.get(f"/runs/{finished_run.run_id}/")
+
+    assert '<p class="verdict-option">No recommendation</p>' in response.text
+    assert "evidence covers less than half of the weight" in unescape(response.text)
+    assert "could not be found or reached" not in response.text
+    rec = decision.recommendation
+    assert rec.no_recommendation_reason in unescape(response.text)
+    assert rec.would_settle in unescape(response.text)
+    assert "Low confidence" in response.text  # held below the threshold
 
 
 def test_cancelling_a_running_run_stops_it_at_the_running_stage(ada, ada_client):

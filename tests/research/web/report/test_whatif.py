@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 
 from decisions.scoring.totals import rank, total
-from research.artifacts import Decision
+from decisions.withhold import HALF, withheld
+from research.artifacts import Decision, ScoreCell
 from research.names import saved_artifact
 from research.store import readers, store_for
-from tests.research.web.report.whatif_node import node_rank, node_to_win
+from tests.research.web.report.whatif_node import node_rank, node_recommend, node_to_win
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +25,10 @@ def page_model(client, run_id: str) -> dict:
     found = re.search(r'<form id="whatif"[^>]* data-model="([^"]*)"', html)
     assert found, "the report page hands its what-if script no numbers"
     return json.loads(unescape(found.group(1)))
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def save(client, run_id: str, weights: dict[str, object]):
@@ -163,3 +168,90 @@ def test_no_single_weight_is_named_when_none_would_change_the_winner(install, ad
         {"option": "Yarrow", "scores": [40.0] * 3, "evidence": 3, "sites": 2},
     ]
     assert node_to_win(model, [d["weight"] * 100 for d in model["dimensions"]]) is None
+
+
+# SQLite has evidence on cost alone; Postgres on cost and licence risk, below SQLite on cost.
+WITHHOLD_MODEL = {
+    "neutral": 50,
+    "min_sites": 2,
+    "half": HALF,
+    "max_weight": 100,
+    "dimensions": [{"name": n, "weight": 1 / 3} for n in ("cost", "licence risk", "upkeep")],
+    "options": [
+        {"option": "SQLite", "scores": [90.0, None, None], "evidence": 1, "sites": 3},
+        {"option": "Postgres", "scores": [40.0, 70.0, None], "evidence": 2, "sites": 3},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("weights", "expected"),
+    [
+        ([1, 1, 1], (None, "thin_evidence")),  # SQLite's evidence: a third of the weight
+        ([50, 30, 20], ("SQLite", "")),  # half of it, and it leads on cost, where both have some
+        ([40, 20, 40], (None, "thin_evidence")),
+        ([20, 10, 70], (None, "thin_evidence")),
+    ],
+)
+def test_the_script_withholds_a_recommendation_as_the_decide_stage_does(weights, expected):
+    names = [d["name"] for d in WITHHOLD_MODEL["dimensions"]]
+    cells = [
+        ScoreCell(option=o["option"], dimension=n, score=s, missing=s is None)
+        for o in WITHHOLD_MODEL["options"]
+        for n, s in zip(names, o["scores"], strict=True)
+    ]
+    by_name = dict(zip(names, weights, strict=True))
+    totals = {
+        o: total([c for c in cells if c.option == o], by_name) for o in ("SQLite", "Postgres")
+    }
+    held = withheld(rank(totals, cells, by_name), cells, by_name)
+
+    rec = node_recommend(WITHHOLD_MODEL, weights)
+
+    assert (rec["option"], rec["why"]) == expected
+    assert rec["why"] == (held.kind if held else "")
+
+
+def test_the_script_withholds_a_lead_that_rests_only_on_the_runner_ups_gaps():
+    model = {
+        **WITHHOLD_MODEL,
+        "options": [
+            {"option": "Steady", "scores": [70.0, 75.0, 75.0], "evidence": 3, "sites": 2},
+            {"option": "Solo", "scores": [85.0, None, None], "evidence": 1, "sites": 3},
+        ],
+    }
+
+    rec = node_recommend(model, [1, 1, 1])
+
+    assert rec == {"option": None, "why": "unshared_lead", "top": "Steady", "over": "Solo"}
+
+
+def test_weights_that_leave_the_leader_ahead_only_on_a_gap_give_no_recommendation_everywhere(
+    install, ada_client
+):
+    # 青鸟流程 has no evidence on 可扩展性; with most of the weight there, 河图引擎 leads
+    # only because of it, while 青鸟流程 scores higher on every dimension both have evidence on.
+    run = install("zh")
+    weights = {"成本": 10, "学习曲线": 10, "社区活跃度": 10, "可扩展性": 60, "风险": 10}
+
+    response = save(ada_client, run.run_id, weights)
+
+    store = store_for(run.run_id)
+    saved = store.read_model(saved_artifact(1, "round_5_decision.json"), Decision)
+    rec = saved.recommendation
+    assert saved.ranking[0].option == "河图引擎"
+    assert (rec.option, rec.withheld) == (None, "unshared_lead")
+    assert rec.no_recommendation_reason.startswith("河图引擎的加权总分最高")
+    assert "对青鸟流程的领先只来自青鸟流程没有证据的维度" in rec.no_recommendation_reason
+    assert rec.would_settle == "补充青鸟流程在可扩展性方面的证据即可定夺。"
+    assert saved.assessment.confidence < saved.threshold
+    # the saved decision's page, its Markdown and the what-if script all say the same
+    page = text_of(ada_client.get(response["Location"]).text)
+    assert "不作推荐" in page
+    assert rec.no_recommendation_reason in page and rec.would_settle in page
+    markdown = ada_client.get(reverse("web:saved-export", args=[run.run_id, 1])).content.decode()
+    assert "**不作推荐。** 得分最高的选项只在第二名没有证据的地方领先。" in markdown
+    assert f"1. {rec.no_recommendation_reason}\n2. {rec.would_settle}\n" in markdown
+    model = page_model(ada_client, run.run_id)
+    by_name = [weights[d["name"]] for d in model["dimensions"]]
+    assert node_recommend(model, by_name)["why"] == "unshared_lead"

@@ -24,6 +24,11 @@ def node_to_win(model: dict, weights: list[float]) -> dict | None:
     return node_call("toWin(a.model, a.weights, w.rank(a.model, a.weights))", model, weights)
 
 
+def node_recommend(model: dict, weights: list[float]) -> dict:
+    """The script's recommendation under `weights`: {option, why, top, over}."""
+    return node_call("recommend(a.model, w.rank(a.model, a.weights), a.weights)", model, weights)
+
+
 def node_call(expression: str, model: dict, weights: list[float]):
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
