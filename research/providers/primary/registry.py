@@ -58,7 +58,7 @@ ANSWERS = {
     "crates": ("latest_release", "release_cadence", "release_history", "licence"),
     "wikipedia": ("developer", "licence", "inception", "latest_release"),
     "arxiv": ("paper", "open_access_full_text"),
-    "europepmc": ("paper", "open_access_full_text"),
+    "europepmc": ("paper", "open_access_full_text", "free_full_text"),
     "clinicaltrials": (
         "trial_status",
         "trial_design",
