@@ -71,6 +71,7 @@ def recorded() -> Iterator[RecordedServices]:
         .route("crates", crates_not_found)
         .route("github", file_route("github", GITHUB))
         .route("github", file_route("github", GITHUB_404, status=404))
+        .route("europepmc", file_route("europepmc", {"/search": "search_cancer_core.json"}))
         .start()
     )
     yield services
@@ -212,3 +213,15 @@ def test_github_says_found_nothing_for_its_recorded_not_found(provider):
     result = provider("github").lookup(Subject("Xxx", identifier="jacquev6/Xxx"))
 
     assert result.outcome is Outcome.NO_HIT
+
+
+def test_europe_pmc_links_free_to_read_full_text_and_open_access_apart(provider):
+    result = provider("europepmc").lookup(Subject("", query="cancer", limit=6))
+
+    assert result.outcome is Outcome.OK
+    free = {f.record_url for f in result.facts_about("free_full_text")}
+    open_access = {f.record_url for f in result.facts_about("open_access_full_text")}
+    # 39709208 is free to read ("F"); 40437959 is open access ("OA").
+    assert "https://europepmc.org/article/MED/39709208" in free
+    assert "https://europepmc.org/article/MED/40437959" in open_access
+    assert not free & open_access
