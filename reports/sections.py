@@ -166,6 +166,10 @@ _DATE_SOURCES = [
     (re.compile(r"front matter (?P<keys>.+)$"), "dates_front_matter"),
     (re.compile(r"the (?P<site>.+) record, retrieved (?P<day>[\d-]+)$"), "dates_record"),
     (re.compile(r"the (?P<site>.+) record's own dates$"), "dates_record_own"),
+    (
+        re.compile(r"the (?P<site>.+) record's own dates, as of (?P<day>[\d-]+)$"),
+        "dates_record_as_of",
+    ),
 ]
 
 

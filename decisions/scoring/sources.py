@@ -66,9 +66,12 @@ def _source_info(src: SourceNotes, options: list[str], language: str) -> SourceI
 
 
 def standing(claim: Claim, info: SourceInfo) -> Standing:
-    """How much `info` counts for this claim: a vendor is weak on its rivals."""
+    """How much `info` counts for this claim: a vendor is weak on its rivals; a registry's
+    or database's record is primary evidence for the option it is the record of (its
+    facts are all about that option)."""
     if info.graded is None:
-        return Standing(info.kind, info.strength, "")
+        kind = "primary" if info.kind in RECORD_KINDS else info.kind
+        return Standing(kind, info.strength, "")
     return info.graded.toward(claim.option, judgement=claim.kind == "stance")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from decisions.scoring.sources import SourceInfo
+from decisions.scoring.sources import RECORD_KINDS, SourceInfo, parse_published
 from research.artifacts import Claim
 
 STATUS_BASE_CAP = 15.0
@@ -38,14 +38,24 @@ def status_of(claims: list[Claim], sources: dict[str, SourceInfo]) -> Status:
     if not inactive:
         return Status(None, None)
     newest = max(inactive, key=lambda c: _dated(c, sources))
-    when = sources[newest.source_id].published
-    # An undated "archived" cannot be shown to be old news.
-    later = [c for c in status if c.value != INACTIVE and when and _dated(c, sources) > when]
+    when = _dated(newest, sources)
+    # An undated "archived" cannot be shown to be old news; only a source saying the
+    # option is active again lifts it.
+    later = [
+        c
+        for c in status
+        if c.value != INACTIVE and c.polarity > 0 and when > date.min and _dated(c, sources) > when
+    ]
     return Status(newest, max(later, key=lambda c: _dated(c, sources)) if later else None)
 
 
 def _dated(claim: Claim, sources: dict[str, SourceInfo]) -> date:
-    return sources[claim.source_id].published or date.min
+    """When the statement holds: a record's status on the day it was retrieved (its own
+    date is its last release, which says nothing of the years since), a page's on its date."""
+    info = sources[claim.source_id]
+    if info.kind in RECORD_KINDS and claim.kind == "fact":
+        return parse_published(claim.date) or info.published or date.min
+    return info.published or date.min
 
 
 def status_notes(status: Status, sources: dict[str, SourceInfo], text: dict[str, str]) -> list[str]:

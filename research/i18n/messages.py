@@ -544,6 +544,7 @@ REPORT: dict[str, str] = {
     "dates_front_matter": gettext_noop("front matter {keys}"),
     "dates_record": gettext_noop("the {site} record, retrieved {day}"),
     "dates_record_own": gettext_noop("the {site} record's own dates"),
+    "dates_record_as_of": gettext_noop("the {site} record's own dates, as of {day}"),
     "kind_primary": gettext_noop("primary"),
     "kind_comparison": gettext_noop("comparison"),
     "kind_community": gettext_noop("community"),

@@ -3,8 +3,10 @@ claims (cross-validate).
 
 The record is stored like any page: the same front matter, then the record's own text, so
 every fact's quote (a whole line of the record) stands at its offset in the stored text.
-A registry's record states the project as it is on the day it was retrieved: that day is
-its date, and what it says is current. A paper or a trial is dated by its own dates.
+A record is dated by what it says (a package's latest stable release, a repository's last
+push, a trial's last update), so an abandoned package is old news however recently it was
+asked for; the day it was retrieved is shown as "as of", and a registry's statement of the
+project's state (its release history, archived or not) holds on that day.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import date
 from research.artifacts import Claim, KeyPoint, Plan, PrimaryRecordDoc, RecordFact, SourceNotes
 from research.names import page_artifact
 from research.outcomes import Outcome
+from research.providers.primary.dates import ON_RHYTHM, parse_history
 from research.providers.urls import source_id
 from research.reading import (
     PERMISSIVE,
@@ -39,6 +42,8 @@ SITES = {
 ACTIVE_DAYS = 365  # a release or push within a year of the record: maintained
 STOPPED_DAYS = 730  # nothing for two years: releases have stopped
 _DATED = ("latest_release", "last_push")
+# Release history speaks to the same dimensions as a release date.
+_CONCEPTS = {"release_cadence": "release_date", "release_history": "release_date"}
 _RESULT_WORDS = re.compile(r"\b(?:results?|trials?|outcomes?)\b|结果|试验", re.I)
 
 
@@ -71,18 +76,13 @@ def record_page(doc: PrimaryRecordDoc, header: str) -> tuple[SourceNotes, str]:
 
 
 def record_dates(doc: PrimaryRecordDoc) -> tuple[str | None, str | None]:
-    """(published, updated): a registry's record is as of the day it was retrieved."""
-    if doc.source_kind == "registry":
-        retrieved = doc.retrieved_at[:10]
-        return doc.published, retrieved if retrieved != doc.published else None
+    """(published, updated): the record's own dates, never the day it was retrieved."""
     return doc.published, doc.updated if doc.updated != doc.published else None
 
 
 def date_source(doc: PrimaryRecordDoc) -> str:
     site = SITES.get(doc.provider, doc.provider)
-    if doc.source_kind == "registry":
-        return f"the {site} record, retrieved {doc.retrieved_at[:10]}"
-    return f"the {site} record's own dates"
+    return f"the {site} record's own dates, as of {doc.retrieved_at[:10]}"
 
 
 def _line_at(stored: str, quote: str, start: int) -> int | None:
@@ -135,7 +135,7 @@ def _drafts(fact: RecordFact) -> list[Draft]:
         return [(fact, "latest_version", normalise_version(fact.value), 0)]
     if fact.attribute == "last_push":
         return [(fact, "last_commit", fact.value, 0)]
-    if fact.attribute in ("stars", "release_cadence"):
+    if fact.attribute in ("stars", "release_cadence", "release_history"):
         return [(fact, fact.attribute, fact.value, 0)]
     if fact.attribute == "trial_primary_result":
         return [(fact, fact.attribute, fact.value, _result_polarity(fact.quote))]
@@ -159,30 +159,60 @@ def _result_polarity(quote: str) -> int:
 
 def _maintenance(facts: list[RecordFact]) -> list[Draft]:
     """One maintenance status per record and option: archived or deprecated says so
-    outright; otherwise the freshest release or push, by its age on the day retrieved."""
+    outright; then the stable release history; else the freshest release or push, by its
+    age on the day retrieved."""
     by_option: dict[str, list[RecordFact]] = {}
     for fact in facts:
         by_option.setdefault(fact.option, []).append(fact)
     found: list[Draft] = []
     for option_facts in by_option.values():
-        stopped = [
-            f
-            for f in option_facts
-            if (f.attribute == "archived" and f.value == "true") or f.attribute == "deprecated"
-        ]
-        if stopped:
-            found.append((stopped[0], "maintenance", "inactive", -1))
-            continue
-        dated = [f for f in option_facts if f.attribute in _DATED and _day(f.event_date)]
-        if not dated:
-            continue
-        freshest = max(dated, key=lambda f: _day(f.event_date) or date.min)
-        age = _age(freshest)
-        if age is not None and age <= ACTIVE_DAYS:
-            found.append((freshest, "maintenance", "active", 1))
-        elif age is not None and age > STOPPED_DAYS:
-            found.append((freshest, "maintenance", "inactive", -1))
+        status = _stopped(option_facts) or _from_history(option_facts) or _from_age(option_facts)
+        if status is not None:
+            fact, value, polarity = status
+            # The status holds on the day the record was retrieved, not on its last release.
+            held = fact.model_copy(update={"event_date": fact.as_of})
+            found.append((held, "maintenance", value, polarity))
     return found
+
+
+Status = tuple[RecordFact, str, int]
+
+
+def _stopped(facts: list[RecordFact]) -> Status | None:
+    stopped = [
+        f
+        for f in facts
+        if (f.attribute == "archived" and f.value == "true") or f.attribute == "deprecated"
+    ]
+    return (stopped[0], "inactive", -1) if stopped else None
+
+
+def _from_history(facts: list[RecordFact]) -> Status | None:
+    """Stable releases in the last year: active. None in the last year but some in the
+    two: active when the last one is within the project's usual pace (a mature library
+    that releases once a year), else slowing. None in two years: inactive."""
+    for fact in facts:
+        read = parse_history(fact.value) if fact.attribute == "release_history" else None
+        if read is None:
+            continue
+        in_12, in_24, age, gap = read
+        if in_12 or (in_24 and gap is not None and age <= ON_RHYTHM * gap):
+            return fact, "active", 1
+        return (fact, "slowing", -1) if in_24 else (fact, "inactive", -1)
+    return None
+
+
+def _from_age(facts: list[RecordFact]) -> Status | None:
+    dated = [f for f in facts if f.attribute in _DATED and _day(f.event_date)]
+    if not dated:
+        return None
+    freshest = max(dated, key=lambda f: _day(f.event_date) or date.min)
+    age = _age(freshest)
+    if age is None:
+        return None
+    if age <= ACTIVE_DAYS:
+        return freshest, "active", 1
+    return (freshest, "slowing", -1) if age <= STOPPED_DAYS else (freshest, "inactive", -1)
 
 
 def _age(fact: RecordFact) -> int | None:
@@ -203,7 +233,7 @@ def _dimension(plan: Plan, attribute: str, provider: str) -> str | None:
     a trial-results dimension first."""
     names = [d.name for d in plan.dimensions]
     if not attribute.startswith(("trial_", "paper")):
-        return dimension_for(attribute, names)
+        return dimension_for(_CONCEPTS.get(attribute, attribute), names)
     calling = [name for name in names if provider in called_for(name)]
     if attribute == "trial_primary_result":
         results = [name for name in calling if _RESULT_WORDS.search(name)]

@@ -25,6 +25,7 @@ from tests.decisions.builders import (
     TODAY,
     contradiction,
     evidence,
+    fact,
     matrix,
     source,
     stance,
@@ -267,3 +268,23 @@ def test_every_assessment_part_stays_between_0_and_100(
         result.confidence,
     )
     assert all(0 <= p <= 100 for p in parts)
+
+
+# --- records --------------------------------------------------------------------------------
+
+
+def test_a_registry_record_is_primary_evidence_for_its_own_option() -> None:
+    record = SourceInfo(
+        source_id="r1", strength=100.0, published=TODAY, kind="registry", site="pypi.org"
+    )
+    licence = fact("r1c", "Tessera", "cost", "r1", "licence", "MIT")
+    with_record = CROSSCHECK.model_copy(update={"claims": [*CROSSCHECK.claims, licence]})
+    before = assessed(ranked(70.0, 50.0))
+    after = assess(
+        CELLS, ranked(70.0, 50.0), with_record, {**SOURCES, "r1": record}, 1, 2, OPTIONS, TODAY
+    )
+
+    # both options now have a primary claim: coverage 60 + 20 * 2/2 = 80; verifiability
+    # 100 * 2 primary / 7 claims * 1/2 quotes verified = 14.3
+    assert (before.coverage, after.coverage) == (70.0, 80.0)
+    assert after.verifiability == 14.3

@@ -29,9 +29,10 @@ from research.providers.primary.records import Gap, PrimaryResult, Subject
 from research.providers.primary.releases import (
     first_answer,
     name_in_url,
-    write_cadence,
+    semver_stable,
     write_latest,
     write_licence,
+    write_releases,
 )
 
 VERSIONS_PER_PAGE = 100
@@ -103,9 +104,13 @@ class CratesProvider(ApiProvider):
         else:
             gaps.append(Gap("latest_release", Outcome.NO_HIT, "crates.io names no version"))
         until = dt.datetime.fromtimestamp(answer.fetched_at or 0, dt.UTC).date()
-        dates = [day for entry in live if (day := to_date(text(entry, "created_at")))]
-        if live and not write_cadence(record, name, dates, until):
-            gaps.append(Gap("release_cadence", Outcome.NO_HIT, "no dated versions"))
+        stable = {
+            number: day
+            for number, entry in by_number.items()
+            if semver_stable(number) and (day := to_date(text(entry, "created_at")))
+        }
+        if live:
+            gaps += write_releases(record, name, stable, until)
         licence = text(by_number.get(latest, {}), "license") or next(
             (text(entry, "license") for entry in live if text(entry, "license")), ""
         )
@@ -119,7 +124,10 @@ class CratesProvider(ApiProvider):
                 links[key] = text(crate, key)
         built = record.build(
             published=iso_day(text(crate, "created_at")),
-            updated=iso_day(text(crate, "updated_at")),
+            # The crate's own `updated_at` moves with any change of its page; the record
+            # is dated by its latest release.
+            updated=iso_day(text(by_number.get(latest, {}), "created_at"))
+            or iso_day(text(crate, "updated_at")),
             api_urls=api_urls,
         )
         return self.result(

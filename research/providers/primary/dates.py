@@ -87,3 +87,69 @@ def release_cadence(dates: Iterable[dt.date], until: dt.date) -> Cadence | None:
     gaps = [(later - earlier).days for earlier, later in itertools.pairwise(recent)]
     median = float(statistics.median(gaps)) if gaps else None
     return Cadence(in_window, until, median, len(gaps), len(ordered))
+
+
+HISTORY_WINDOWS = (365, 730)  # days: the last 12 and 24 months
+ON_RHYTHM = 1.5  # a last release within 1.5 median gaps is the project's usual pace
+
+
+@dataclass(frozen=True)
+class History:
+    """A project's stable releases as of `until`: how many in the last 12 and 24 months,
+    the last one and its age, and the usual gap between releases."""
+
+    until: dt.date
+    in_12: int
+    in_24: int
+    last_version: str
+    last: dt.date
+    median_gap_days: float | None
+
+    @property
+    def age_days(self) -> int:
+        return (self.until - self.last).days
+
+    def value(self) -> str:
+        said = f"{self.in_12} in 12 months, {self.in_24} in 24 months, last {self.age_days} days"
+        if self.median_gap_days is not None:
+            said += f", usual gap {self.median_gap_days:g} days"
+        return said
+
+    def describe(self, name: str) -> str:
+        said = (
+            f"{name} had {self.in_12} stable release{'' if self.in_12 == 1 else 's'} in the 12 "
+            f"months to {self.until.isoformat()} and {self.in_24} in the 24 months; "
+            f"the last, {self.last_version}, came out {self.last.isoformat()}, "
+            f"{self.age_days} days before"
+        )
+        if self.median_gap_days is not None:
+            said += f" (usual gap {self.median_gap_days:g} days)"
+        return said
+
+
+def release_history(releases: dict[str, dt.date], until: dt.date) -> History | None:
+    """`releases` maps each stable, non-yanked version to its date. None without any
+    released by `until`."""
+    dated = sorted((day, version) for version, day in releases.items() if day <= until)
+    if not dated:
+        return None
+    last, last_version = dated[-1]
+    in_window = [
+        sum(1 for day, _ in dated if (until - day).days < window) for window in HISTORY_WINDOWS
+    ]
+    recent = [day for day, _ in dated[-(CADENCE_GAPS + 1) :]]
+    gaps = [(later - earlier).days for earlier, later in itertools.pairwise(recent)]
+    median = float(statistics.median(gaps)) if gaps else None
+    return History(until, in_window[0], in_window[1], last_version, last, median)
+
+
+def parse_history(value: str) -> tuple[int, int, int, float | None] | None:
+    """History.value() read back: (in 12 months, in 24 months, age in days, usual gap)."""
+    found = re.match(
+        r"(\d+) in 12 months, (\d+) in 24 months, last (\d+) days(?:, usual gap ([\d.]+) days)?",
+        value,
+    )
+    if not found:
+        return None
+    in_12, in_24, age, gap = found.groups()
+    return int(in_12), int(in_24), int(age), float(gap) if gap else None

@@ -127,8 +127,11 @@ class EuropePmcProvider(ApiProvider):
         if ids:
             record.line("Identifiers: " + ", ".join(f"{key.upper()} {value}" for key, value in ids))
         full_text = open_access_link(paper)
+        free = "" if full_text else full_text_link(paper, "F")
         if full_text:
             record.fact("open_access_full_text", full_text, f"Open-access full text: {full_text}")
+        elif free:
+            record.fact("free_full_text", free, f"Full text free to read (not open access): {free}")
         abstract = _plain(text(paper, "abstractText"))
         if abstract:
             record.heading("Abstract")
@@ -138,11 +141,22 @@ class EuropePmcProvider(ApiProvider):
 
 
 def open_access_link(paper: dict) -> str:
+    found = full_text_link(paper, "OA")
+    if found:
+        return found
+    if text(paper, "isOpenAccess") == "Y" and text(paper, "pmcid"):
+        return f"https://europepmc.org/article/PMC/{text(paper, 'pmcid')}"
+    return ""
+
+
+def full_text_link(paper: dict, code: str) -> str:
+    """The paper's full text with availability `code` ("OA" open access, "F" free to read),
+    Europe PMC's own HTML first."""
     links = [
         entry
         for entry in items(obj(paper, "fullTextUrlList"), "fullTextUrl")
         if isinstance(entry, dict)
-        and text(entry, "availabilityCode") == "OA"
+        and text(entry, "availabilityCode") == code
         and text(entry, "url")
     ]
     links.sort(
@@ -151,11 +165,7 @@ def open_access_link(paper: dict) -> str:
             text(entry, "documentStyle") != "html",
         )
     )
-    if links:
-        return text(links[0], "url")
-    if text(paper, "isOpenAccess") == "Y" and text(paper, "pmcid"):
-        return f"https://europepmc.org/article/PMC/{text(paper, 'pmcid')}"
-    return ""
+    return text(links[0], "url") if links else ""
 
 
 def _plain(value: str) -> str:

@@ -81,9 +81,9 @@ class GitHubProvider(ApiProvider):
         if not answer.ok:
             return self.failed(subject, answer, f"repository {found}")
         repo = require_dict(answer.data, "the repository")
-        full_name = text(repo, "full_name") or found
+        full_name = _full_name(repo) or found
         release, gaps = self._latest_release(full_name, call)
-        return self._result(subject, answer, repo, release, gaps)
+        return self._result(subject, answer, repo, full_name, release, gaps)
 
     # --- which repository --------------------------------------------------------------
 
@@ -166,10 +166,10 @@ class GitHubProvider(ApiProvider):
         subject: Subject,
         answer: ApiAnswer,
         repo: dict,
+        full_name: str,
         release: tuple[str, str | None, str] | None,
         gaps: list[Gap],
     ) -> PrimaryResult:
-        full_name = text(repo, "full_name")
         url = text(repo, "html_url") or f"https://github.com/{full_name}"
         record = self.writer(subject, answer, url=url, title=f"{full_name} on GitHub")
         if text(repo, "description"):
@@ -191,6 +191,17 @@ class GitHubProvider(ApiProvider):
         )
 
 
+def _full_name(repo: dict) -> str:
+    """owner/name: `full_name`, which old answers lack, else the owner's login and the
+    name, else the repository's address."""
+    if text(repo, "full_name"):
+        return text(repo, "full_name")
+    login, name = text(obj(repo, "owner"), "login"), text(repo, "name")
+    if login and name:
+        return f"{login}/{name}"
+    return repository_from_url(text(repo, "html_url")) or ""
+
+
 def _state_lines(record: RecordWriter, repo: dict, name: str) -> list[Gap]:
     gaps: list[Gap] = []
     spdx = text(obj(repo, "license"), "spdx_id")
@@ -209,7 +220,8 @@ def _state_lines(record: RecordWriter, repo: dict, name: str) -> list[Gap]:
         record.fact("archived", str(archived).lower(), said)
     stars = number(repo, "stargazers_count")
     if stars is not None:
-        record.fact("stars", stars, f"{name} has {stars:,} stars as of {record.retrieved_at[:10]}")
+        said = f"{name} has {stars:,} star{'' if stars == 1 else 's'}"
+        record.fact("stars", stars, f"{said} as of {record.retrieved_at[:10]}")
     pushed = iso_day(text(repo, "pushed_at"))
     if pushed:
         record.fact("last_push", pushed, f"Last push to {name}: {pushed}", event_date=pushed)

@@ -30,9 +30,10 @@ from research.providers.primary.records import (
 )
 from research.providers.primary.releases import (
     first_answer,
-    write_cadence,
+    semver_stable,
     write_latest,
     write_licence,
+    write_releases,
 )
 
 _TIME_KEYS = frozenset({"created", "modified", "unpublished"})
@@ -87,11 +88,8 @@ class NpmProvider(ApiProvider):
         latest = obj(package, "versions", version)
         write_latest(record, name, "npm", version, published.get(version))
         _deprecation(record, name, version, latest)
-        gaps: list[Gap] = []
         until = dt.datetime.fromtimestamp(answer.fetched_at or 0, dt.UTC).date()
-        dates = [day for day in map(to_date, published.values()) if day is not None]
-        if not write_cadence(record, name, dates, until):
-            gaps.append(Gap("release_cadence", Outcome.NO_HIT, "no dated releases"))
+        gaps = write_releases(record, name, _stable(package, published), until)
         gaps += _licence(record, name, _licence_of(latest) or _licence_of(package))
         built = record.build(
             published=iso_day(times.get("created")),
@@ -139,6 +137,22 @@ class NpmProvider(ApiProvider):
         return self.result(
             subject, Outcome.OK, records=[built], facts=record.facts, gaps=gaps, links=links
         )
+
+
+def _stable(package: dict, published: dict[str, str]) -> dict[str, dt.date]:
+    """Stable releases and their dates: not a semver pre-release, not a version that only a
+    tag other than `latest` points at (`next`, `canary`: previews of what comes), and not
+    deprecated, which is npm's way of withdrawing a release."""
+    tags = obj(package, "dist-tags")
+    previews = {v for tag, v in tags.items() if tag != "latest" and v != tags.get("latest")}
+    return {
+        version: day
+        for version, when in published.items()
+        if semver_stable(version)
+        and version not in previews
+        and not text(obj(package, "versions", version), "deprecated")
+        and (day := to_date(when)) is not None
+    }
 
 
 def _deprecation(record: RecordWriter, name: str, version: str, manifest: dict) -> None:

@@ -2,14 +2,24 @@
 
 `info.version` is the latest release (PyPI leaves out pre-releases and yanked releases);
 each release's date is the first upload of its files, and a release whose files were all
-yanked does not count. The licence is read from the PEP 639 licence expression, else a
-short licence field, else the licence classifiers.
+yanked, or a pre-release, does not count. PyPI has said the `releases` key of this answer
+may go: without it, the release history comes from the Simple API's JSON form
+(GET /simple/<name>/, PEP 691 and 700), whose files carry their upload times. The licence
+is read from the PEP 639 licence expression, else a short licence field, else the licence
+classifiers.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from urllib.parse import quote, urlsplit
+
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
 
 from research.outcomes import Outcome
 from research.providers.http import Call
@@ -27,12 +37,14 @@ from research.providers.primary.records import Gap, PrimaryResult, Subject
 from research.providers.primary.releases import (
     first_answer,
     name_in_url,
-    write_cadence,
+    pep440_stable,
     write_latest,
     write_licence,
+    write_releases,
 )
 
 _SHORT_LICENCE = 60
+SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 _CODE_HOSTS = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
 
 
@@ -48,16 +60,38 @@ class PyPIProvider(ApiProvider):
     source_kind = "registry"
 
     def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
-        _, answer = first_answer(
+        name, answer = first_answer(
             self.client, call, subject, name_from_url, lambda n: f"pypi/{quote(n, safe='')}/json"
         )
         if answer is None:
             return self.result(subject, Outcome.NO_HIT, detail="no package name to look for")
         if not answer.ok:
             return self.failed(subject, answer, f"package named {subject.option!r}")
-        return self._result(subject, answer, require_dict(answer.data, "the package"))
+        package = require_dict(answer.data, "the package")
+        releases, api_urls = self._releases(name, package, call)
+        return self._result(subject, answer, package, releases, api_urls)
 
-    def _result(self, subject: Subject, answer: ApiAnswer, package: dict) -> PrimaryResult:
+    def _releases(
+        self, name: str, package: dict, call: Call
+    ) -> tuple[dict[str, str] | None, tuple[str, ...]]:
+        """Each stable release's date, from the JSON API's `releases` or, when that key is
+        gone, from the Simple API; None when neither could be read."""
+        if isinstance(package.get("releases"), dict):
+            return _release_dates(obj(package, "releases")), ()
+        name = text(obj(package, "info"), "name") or name
+        answer = self.client.get(f"simple/{quote(name, safe='')}/", call=call, accept=SIMPLE_JSON)
+        if not answer.ok or not isinstance(answer.data, dict):
+            return None, (answer.url,)
+        return _simple_dates(answer.data), (answer.url,)
+
+    def _result(
+        self,
+        subject: Subject,
+        answer: ApiAnswer,
+        package: dict,
+        released: dict[str, str] | None,
+        api_urls: tuple[str, ...],
+    ) -> PrimaryResult:
         info = obj(package, "info")
         name = text(info, "name")
         version = text(info, "version")
@@ -69,23 +103,27 @@ class PyPIProvider(ApiProvider):
         record = self.writer(subject, answer, url=url, title=f"{name} on PyPI")
         if text(info, "summary"):
             record.line(f"Summary: {text(info, 'summary')}")
-        released = _release_dates(obj(package, "releases"))
-        latest_date = released.get(version) or _first_upload(items(package, "urls"))
+        latest_date = (released or {}).get(version) or _first_upload(items(package, "urls"))
         write_latest(record, name, "PyPI", version, latest_date)
         until = dt.datetime.fromtimestamp(answer.fetched_at or 0, dt.UTC).date()
-        dates = [day for day in map(to_date, released.values()) if day is not None]
-        gaps: list[Gap] = []
-        if not write_cadence(record, name, dates, until):
-            gaps.append(Gap("release_cadence", Outcome.NO_HIT, "no dated releases"))
+        stable = {
+            number: day
+            for number, when in (released or {}).items()
+            if pep440_stable(number) and (day := to_date(when)) is not None
+        }
+        if released is None:
+            gaps = [Gap("release_cadence", Outcome.UNAVAILABLE, "release history: not readable")]
+        else:
+            gaps = write_releases(record, name, stable, until)
         licence = _licence(info)
         if licence is None:
             gaps.append(Gap("licence", Outcome.NO_HIT, "the package metadata states no licence"))
         else:
             write_licence(record, name, *licence)
         built = record.build(
-            published=min(released.values(), default=None),
+            published=min((released or {}).values(), default=None),
             updated=latest_date,
-            api_urls=(answer.url,),
+            api_urls=(answer.url, *api_urls),
         )
         links = {"registry": url, **_links(info)}
         return self.result(
@@ -101,6 +139,29 @@ def _release_dates(releases: dict) -> dict[str, str]:
         if day:
             dates[version] = day
     return dates
+
+
+def _simple_dates(index: dict) -> dict[str, str]:
+    """Each release's first upload among its files that were not yanked, from the Simple
+    API's JSON form; files whose name gives no version are left out."""
+    uploads: dict[str, list[str]] = {}
+    for entry in items(index, "files"):
+        version = _file_version(text(entry, "filename"))
+        day = iso_day(text(entry, "upload-time"))
+        if version and day and entry.get("yanked") in (None, False):
+            uploads.setdefault(version, []).append(day)
+    return {version: min(days) for version, days in uploads.items()}
+
+
+def _file_version(filename: str) -> str:
+    try:
+        if filename.endswith(".whl"):
+            return str(parse_wheel_filename(filename)[1])
+        if filename.endswith((".tar.gz", ".zip")):
+            return str(parse_sdist_filename(filename)[1])
+    except (InvalidSdistFilename, InvalidWheelFilename):
+        return ""
+    return ""
 
 
 def _first_upload(files: list) -> str | None:

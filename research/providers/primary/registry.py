@@ -53,12 +53,12 @@ LABELS = {
 # The fact attributes each provider can state: what a planner asks it for.
 ANSWERS = {
     "github": ("licence", "archived", "stars", "last_push", "latest_release", "open_issues"),
-    "pypi": ("latest_release", "release_cadence", "licence"),
-    "npm": ("latest_release", "release_cadence", "licence", "deprecated"),
-    "crates": ("latest_release", "release_cadence", "licence"),
+    "pypi": ("latest_release", "release_cadence", "release_history", "licence"),
+    "npm": ("latest_release", "release_cadence", "release_history", "licence", "deprecated"),
+    "crates": ("latest_release", "release_cadence", "release_history", "licence"),
     "wikipedia": ("developer", "licence", "inception", "latest_release"),
     "arxiv": ("paper", "open_access_full_text"),
-    "europepmc": ("paper", "open_access_full_text"),
+    "europepmc": ("paper", "open_access_full_text", "free_full_text"),
     "clinicaltrials": (
         "trial_status",
         "trial_design",

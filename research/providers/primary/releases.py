@@ -1,5 +1,10 @@
 """What the three package indexes have in common: a package name worth asking for, and
-the latest version, release cadence and licence written as facts."""
+the latest version, release cadence, release history and licence written as facts.
+
+Only stable releases count toward cadence and history: a pre-release (PEP 440's a, b, rc
+and dev; semver's "-suffix") or a version only a `next`-like tag points at is a preview, and
+a yanked release was withdrawn.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,13 @@ import re
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from packaging.version import InvalidVersion, Version
+
 from research.outcomes import Outcome
 from research.providers.http import Call
 from research.providers.primary.client import ApiAnswer, ApiClient
-from research.providers.primary.dates import release_cadence
-from research.providers.primary.records import RecordWriter, Subject
+from research.providers.primary.dates import release_cadence, release_history
+from research.providers.primary.records import Gap, RecordWriter, Subject
 
 
 def name_in_url(url: str, host: str, section: str) -> str:
@@ -75,3 +82,36 @@ def write_cadence(record: RecordWriter, name: str, dates: list[dt.date], until: 
 
 def write_licence(record: RecordWriter, name: str, licence: str, how: str) -> None:
     record.fact("licence", licence, f"{name} licence ({how}): {licence}")
+
+
+def pep440_stable(version: str) -> bool:
+    """A final or post release under PEP 440; a version it cannot read counts as stable
+    unless it looks like a preview."""
+    try:
+        return not Version(version).is_prerelease
+    except InvalidVersion:
+        return not re.search(r"(?i)(?:a|b|rc|alpha|beta|dev|pre)\d*$", version)
+
+
+def semver_stable(version: str) -> bool:
+    """'1.0.0' is stable; '1.0.0-rc.1' (a semver pre-release) is not. Build metadata
+    ('1.0.0+build') does not make a pre-release."""
+    return "-" not in version.split("+", 1)[0]
+
+
+def write_releases(
+    record: RecordWriter, name: str, stable: dict[str, dt.date], until: dt.date
+) -> list[Gap]:
+    """The cadence and history facts of the stable releases up to `until`, or the gap."""
+    dates = list(stable.values())
+    if not write_cadence(record, name, dates, until):
+        return [Gap("release_cadence", Outcome.NO_HIT, "no dated stable releases")]
+    history = release_history(stable, until)
+    if history is not None:
+        record.fact(
+            "release_history",
+            history.value(),
+            history.describe(name),
+            event_date=history.last.isoformat(),
+        )
+    return []

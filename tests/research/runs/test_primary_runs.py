@@ -151,9 +151,16 @@ def test_each_github_answer_is_a_stored_page_whose_facts_quote_its_lines(project
         "https://github.com/loam/loamdb",
         "https://github.com/tessera-labs/tessera",
     }
+    pushed = {
+        "https://github.com/quill/quillsync": world.days_ago(3)[:10],
+        "https://github.com/loam/loamdb": world.days_ago(6)[:10],
+        "https://github.com/tessera-labs/tessera": "2022-05-02",
+    }
     for src in records:
         stored = project_run.read_bytes(src.page).decode("utf-8")
-        assert src.updated is not None and "retrieved" in (src.date_source or "")
+        # Dated by what the record says (its last push), as of the day it was retrieved.
+        assert src.updated == pushed[src.url]
+        assert "record's own dates, as of" in (src.date_source or "")
         for fact in src.facts:
             assert stored[fact.offset : fact.offset + len(fact.quote)] == fact.quote
 
@@ -205,7 +212,7 @@ def test_the_report_cites_the_records_with_their_dates(project_run):
     for src in notes.sources:
         if src.kind == "registry":
             line = next(ln for ln in report.splitlines() if src.url in ln and "registry" in ln)
-            assert f"updated {src.updated}" in line and "retrieved" in line
+            assert f"updated {src.updated}" in line and "own dates, as of" in line
     assert "loam/loamdb licence (SPDX): BUSL-1.1" in report  # a record line, quoted
 
 

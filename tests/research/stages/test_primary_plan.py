@@ -116,12 +116,48 @@ def test_an_archived_repository_is_inactive_whatever_its_last_release():
 
 
 def test_a_recent_release_is_active_and_one_three_years_old_says_releases_stopped():
+    # The status holds on the day the record was retrieved, whenever the release came.
     recent = claims_of([fact("latest_release", "v2.1.0", "Latest: v2.1.0", "2026-10-01")])
-    assert ("maintenance", "active", 1, "maintenance", "2026-10-01") in recent
+    assert ("maintenance", "active", 1, "maintenance", "2026-12-01") in recent
     old = claims_of([fact("latest_release", "v0.9", "Latest: v0.9", "2023-05-01")])
-    assert ("maintenance", "inactive", -1, "maintenance", "2023-05-01") in old
+    assert ("maintenance", "inactive", -1, "maintenance", "2026-12-01") in old
+
+
+def test_a_last_release_one_to_two_years_old_says_releases_have_slowed():
     middle = claims_of([fact("latest_release", "v1.0", "Latest: v1.0", "2025-06-01")])
-    assert not any(attribute == "maintenance" for attribute, *_ in middle)
+    assert ("maintenance", "slowing", -1, "maintenance", "2026-12-01") in middle
+
+
+def history(value: str) -> set[tuple[str, str, int]]:
+    quote = f"Loamdb had releases: {value}"
+    found = claims_of([fact("release_history", value, quote, "2025-01-01")])
+    return {(attribute, value, polarity) for attribute, value, polarity, *_ in found}
+
+
+def test_release_history_is_active_with_a_stable_release_in_the_last_year():
+    assert ("maintenance", "active", 1) in history(
+        "3 in 12 months, 7 in 24 months, last 40 days, usual gap 90 days"
+    )
+
+
+def test_a_mature_library_that_releases_once_a_year_is_not_called_inactive():
+    found = history("0 in 12 months, 1 in 24 months, last 400 days, usual gap 360 days")
+    assert ("maintenance", "active", 1) in found
+    assert (
+        "release_history",
+        "0 in 12 months, 1 in 24 months, last 400 days, usual gap 360 days",
+        0,
+    ) in found
+
+
+def test_a_project_that_used_to_release_every_quarter_and_stopped_a_year_ago_is_slowing():
+    found = history("0 in 12 months, 1 in 24 months, last 714 days, usual gap 120 days")
+    assert ("maintenance", "slowing", -1) in found
+
+
+def test_no_stable_release_in_two_years_is_inactive():
+    found = history("0 in 12 months, 0 in 24 months, last 2544 days, usual gap 30 days")
+    assert ("maintenance", "inactive", -1) in found
 
 
 def test_a_fact_whose_line_is_not_in_the_record_is_left_out():

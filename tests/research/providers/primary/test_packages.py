@@ -27,7 +27,8 @@ def test_pypi_gives_the_latest_version_its_date_the_cadence_and_the_licence(
     assert result.outcome is Outcome.OK
     assert facts(result) == {
         "latest_release": "3.1.2",
-        "release_cadence": "4 in 12 months, median gap 93.5 days",
+        "release_cadence": "3 in 12 months, median gap 120 days",
+        "release_history": "3 in 12 months, 4 in 24 months, last 93 days, usual gap 120 days",
         "licence": "BSD-3-Clause",
     }
     assert result.facts_about("latest_release")[0].event_date == "2026-08-19"
@@ -41,10 +42,11 @@ def test_pypi_releases_without_files_or_with_every_file_yanked_do_not_count(
 ) -> None:
     result = primary("pypi").lookup(Subject("Flask"))
 
-    # 3.1.0, 3.1.1rc1, 3.1.1 and 3.1.2 in the year; 3.1.1.post1 was yanked, 0.1 has no files.
+    # 3.1.0, 3.1.1 and 3.1.2 in the year; 3.1.1rc1 is a preview, 3.1.1.post1 was yanked,
+    # 0.1 has no files.
     assert quote(result, "release_cadence") == (
-        "Flask had 4 releases in the 12 months to 2026-11-20; "
-        "median gap between releases 93.5 days (last 4 gaps)"
+        "Flask had 3 releases in the 12 months to 2026-11-20; "
+        "median gap between releases 120 days (last 3 gaps)"
     )
     assert result.records[0].published == "2025-07-08", "the first upload, not the empty 0.1"
 
@@ -113,6 +115,7 @@ def test_npm_gives_the_latest_tag_not_the_next_one(primary, services: FakeServic
     assert facts(result) == {
         "latest_release": "19.2.0",
         "release_cadence": "4 in 12 months, median gap 90 days",
+        "release_history": "4 in 12 months, 5 in 24 months, last 40 days, usual gap 90 days",
         "licence": "MIT",
     }
     assert result.facts_about("latest_release")[0].event_date == "2026-10-11"
@@ -172,7 +175,8 @@ def test_crates_gives_the_highest_stable_version_and_skips_yanked_ones(
 
     assert facts(result) == {
         "latest_release": "1.0.228",
-        "release_cadence": "3 in 12 months, median gap 60 days",
+        "release_cadence": "2 in 12 months, median gap 185 days",  # not the 1.0.229 alpha
+        "release_history": "2 in 12 months, 3 in 24 months, last 50 days, usual gap 185 days",
         "licence": "MIT OR Apache-2.0",
     }
     assert result.facts_about("latest_release")[0].event_date == "2026-10-01"
