@@ -16,10 +16,11 @@ from decisions.compare import Comparison, RunView, compare
 from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Reask, Run, StageRun
-from research.names import STAGE_LABELS, stage_label
+from research.names import FINISHED, STAGE_LABELS, stage_label
 from research.runs import redecide
+from research.runs.registry import active_stages, damaged_output
 from research.runs.rows import CANCELLED
-from research.store import StoreError, readers, store_for
+from research.store import ArtifactDamaged, ManifestDamaged, StoreError, readers, store_for
 
 __all__ = [
     "STAGE_LABELS",
@@ -427,3 +428,25 @@ def asked_on_schedule(run: Run) -> str:
 def reask_of(run: Run):
     """The schedule on which `run`'s question is asked again; None when there is none."""
     return Reask.objects.filter(run=run).first()
+
+
+def run_damage(run: Run) -> ArtifactDamaged | None:
+    """The first file of a run that is not going that is missing or no longer what was
+    written: its manifest, or an output of a stage the manifest says finished. None when
+    every one is sound, or the run's folder is gone altogether."""
+    if run.status in (Run.Status.QUEUED, Run.Status.RUNNING):
+        return None
+    try:
+        store = store_for(run.run_id)
+        if not store.found():
+            return None
+        stages = store.index()["stages"]
+        for stage in active_stages():
+            finished = stages.get(stage, {}).get("status") in FINISHED
+            if finished and (damage := damaged_output(store, stage)) is not None:
+                return damage
+    except ManifestDamaged as damage:
+        return damage
+    except (OSError, StoreError):
+        return None
+    return None

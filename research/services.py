@@ -26,7 +26,7 @@ from research.names import stage_label
 from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import manifest, redecide, repair, rows
 from research.runs.registry import active_stages
-from research.store import RunStore, StoreError, now_iso, readers, store_for
+from research.store import ManifestDamaged, RunStore, StoreError, now_iso, readers, store_for
 
 __all__ = [
     "CorrectionInvalid",
@@ -146,6 +146,16 @@ def prepare_resume(store: RunStore, from_stage: str | None = None) -> list[str]:
             f"Running {stage_label(stage)} and every later stage again."
         )
     return said
+
+
+def mend_manifest(run: Run) -> ManifestDamaged | None:
+    """Rebuild a run's missing or unreadable manifest from its files, when the run is not
+    going and every stage's files are sound, so that nothing else changes; the damage
+    mended, or None. Pages and tools call it before they read a run."""
+    try:
+        return repair.mend(store_for(run.run_id))
+    except (StoreError, OSError):  # gone, or out of reach: the page says so in its own way
+        return None
 
 
 # --- the buttons of the run page ------------------------------------------------------------

@@ -24,6 +24,7 @@ from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
 from research.web import plan_graph, present
+from research.web.mending import mend
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = gettext_lazy(
@@ -68,6 +69,7 @@ def owned_run(request: HttpRequest, run_id: str) -> Run:
 @login_required
 def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
+    mend(request, run)
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
     preset = run.preset or DEFAULT_PRESET
@@ -86,6 +88,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "again_on_schedule": interval_label(selectors.asked_on_schedule(run)),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
+        "damage": selectors.run_damage(run),
         **_graph(run),
     }
     return render(request, "web/run.html", context)
@@ -162,7 +165,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
         messages.error(request, gettext("Choose a stage to re-run from."))
-    elif not store_for(run.run_id).exists():
+    elif not store_for(run.run_id).found():
         messages.error(request, NO_FILES)
     elif run.status in LIVE:
         messages.error(
@@ -194,7 +197,7 @@ def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
         messages.error(request, gettext("The run is still going. Cancel it before repairing it."))
-    elif not store_for(run.run_id).exists():
+    elif not store_for(run.run_id).found():
         messages.error(request, NO_FILES)
     else:
         try:
