@@ -110,8 +110,18 @@ def queue_run(run_id: str, stage: str) -> None:
     try:
         tasks.start(run_id, stage)
     except Exception:
-        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        not_queued(run_id, stage)
         raise
+
+
+def not_queued(run_id: str, stage: str) -> None:
+    """Fail the run at `stage` for a task queue that did not answer, in its files as in the
+    database: the manifest and the log say it, so that nobody reads the run as waiting."""
+    try:
+        manifest.fail_stage(store_for(run_id), stage, NOT_QUEUED)
+    except (StoreError, OSError) as exc:
+        logger.warning("run %s failed in the database only: %s", run_id, exc)
+    rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
 
 
 def resume_run(run_id: str, stage: str) -> str:
@@ -123,7 +133,7 @@ def resume_run(run_id: str, stage: str) -> str:
     try:
         return recovery.resume(run_id)
     except Exception:
-        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        not_queued(run_id, stage)
         raise
 
 
