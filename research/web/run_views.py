@@ -30,6 +30,8 @@ LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = gettext_lazy(
     "This run's files are gone from the server, so it cannot be re-run. Ask the question again."
 )
+# The hidden field of a form that starts a run: its submission key (services.submit_form).
+KEY_FIELD = "submission_key"
 # A run still queued after this long has probably no worker to take it.
 WORKER_HINT_AFTER = 20  # seconds
 
@@ -89,6 +91,7 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
         "damage": selectors.run_damage(run),
+        "submission_key": services.new_submission_key(),
         **_graph(run),
     }
     return render(request, "web/run.html", context)
@@ -465,12 +468,27 @@ def ask_again(request: HttpRequest, run_id: str) -> HttpResponse:
         messages.error(request, "The run is still going: ask again once it has finished.")
         return redirect("web:run", run_id=run.run_id)
     try:
-        again = services.ask_again(run)
+        started = services.ask_again_once(run, request.POST.get(KEY_FIELD, ""))
     except services.QuestionInvalid as exc:
         messages.error(request, str(exc))
         return redirect("web:run", run_id=run.run_id)
-    messages.success(request, "Asked again. When it has finished, compare the two runs.")
-    return redirect("web:run", run_id=again.run_id)
+    if not started.repeated:
+        messages.success(request, "Asked again. When it has finished, compare the two runs.")
+    return to_run(request, started)
+
+
+def to_run(request: HttpRequest, started: services.Started) -> HttpResponse:
+    """The run a form started; when the form had been sent before, the one it started
+    then, and the person is told why no second run was made."""
+    if started.repeated:
+        messages.info(
+            request,
+            gettext(
+                "This form had already been sent, so this is the run it started then; "
+                "no second run was made."
+            ),
+        )
+    return redirect("web:run", run_id=started.run.run_id)
 
 
 @login_required
