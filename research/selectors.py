@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -450,3 +451,21 @@ def run_damage(run: Run) -> ArtifactDamaged | None:
     except (OSError, StoreError):
         return None
     return None
+
+
+def shown_sources(urls: list[str], *runs: Run) -> list[str]:
+    """How a page names each source of these runs: its address on the web, or for a
+    document kept on the server (a local corpus, My documents) its title, never its path
+    there, which would name the server's folders and the owner's id."""
+    titles: dict[str, str] = {}
+    for run in runs:
+        try:
+            notes = readers.notes(store_for(run.run_id))
+        except (OSError, StoreError, ValueError):
+            continue
+        titles |= {s.url: s.title for s in notes.sources if s.title}
+    return [url if not url.startswith("file:") else _document_name(url, titles) for url in urls]
+
+
+def _document_name(url: str, titles: dict[str, str]) -> str:
+    return titles.get(url) or unquote(url.rstrip("/").rpartition("/")[2]) or gettext("a document")

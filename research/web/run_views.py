@@ -535,4 +535,11 @@ def compare(request: HttpRequest, run_id: str, other: str) -> HttpResponse:
     except (OSError, StoreError, ValueError):
         messages.error(request, "Both runs must have finished to be compared.")
         return redirect("web:run", run_id=after.run_id)
-    return render(request, "web/compare.html", {"before": before, "after": after, "c": found})
+    context = {
+        "before": before,
+        "after": after,
+        "c": found,
+        "sources_added": selectors.shown_sources(found.sources_added, after),
+        "sources_gone": selectors.shown_sources(found.sources_gone, before),
+    }
+    return render(request, "web/compare.html", context)
