@@ -144,4 +144,9 @@ def _cell_claims(key: tuple[str, str], run: RunView):
 
 
 def _site_of(notes: Notes) -> dict[str, str]:
-    return {s.source_id: s.site or s.url for s in notes.sources}
+    """Each source by its site; a document kept on the server by its title, since its
+    address is a path there (the server's folders, the owner's id)."""
+    return {
+        s.source_id: s.site or (s.title if s.url.startswith("file:") and s.title else s.url)
+        for s in notes.sources
+    }

@@ -38,9 +38,19 @@ class Run(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # The random key of the web form that asked for the run: the same form sent again (its
+    # answer lost on the way back) finds this run instead of making a second one.
+    submission_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "submission_key"],
+                condition=~models.Q(submission_key=""),
+                name="one_run_per_submission",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.run_id}: {self.question[:60]}"

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -16,10 +17,11 @@ from decisions.compare import Comparison, RunView, compare
 from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Reask, Run, StageRun
-from research.names import STAGE_LABELS, stage_label
+from research.names import FINISHED, STAGE_LABELS, stage_label
 from research.runs import redecide
+from research.runs.registry import active_stages, damaged_output
 from research.runs.rows import CANCELLED
-from research.store import StoreError, readers, store_for
+from research.store import ArtifactDamaged, ManifestDamaged, StoreError, readers, store_for
 
 __all__ = [
     "STAGE_LABELS",
@@ -435,3 +437,43 @@ def asked_on_schedule(run: Run) -> str:
 def reask_of(run: Run):
     """The schedule on which `run`'s question is asked again; None when there is none."""
     return Reask.objects.filter(run=run).first()
+
+
+def run_damage(run: Run) -> ArtifactDamaged | None:
+    """The first file of a run that is not going that is missing or no longer what was
+    written: its manifest, or an output of a stage the manifest says finished. None when
+    every one is sound, or the run's folder is gone altogether."""
+    if run.status in (Run.Status.QUEUED, Run.Status.RUNNING):
+        return None
+    try:
+        store = store_for(run.run_id)
+        if not store.found():
+            return None
+        stages = store.index()["stages"]
+        for stage in active_stages():
+            finished = stages.get(stage, {}).get("status") in FINISHED
+            if finished and (damage := damaged_output(store, stage)) is not None:
+                return damage
+    except ManifestDamaged as damage:
+        return damage
+    except (OSError, StoreError):
+        return None
+    return None
+
+
+def shown_sources(urls: list[str], *runs: Run) -> list[str]:
+    """How a page names each source of these runs: its address on the web, or for a
+    document kept on the server (a local corpus, My documents) its title, never its path
+    there, which would name the server's folders and the owner's id."""
+    titles: dict[str, str] = {}
+    for run in runs:
+        try:
+            notes = readers.notes(store_for(run.run_id))
+        except (OSError, StoreError, ValueError):
+            continue
+        titles |= {s.url: s.title for s in notes.sources if s.title}
+    return [url if not url.startswith("file:") else _document_name(url, titles) for url in urls]
+
+
+def _document_name(url: str, titles: dict[str, str]) -> str:
+    return titles.get(url) or unquote(url.rstrip("/").rpartition("/")[2]) or gettext("a document")

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import logging
 import math
+import re
+import secrets
 from calendar import monthrange
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from research import diskspace
@@ -26,7 +29,7 @@ from research.names import stage_label
 from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import manifest, redecide, repair, rows
 from research.runs.registry import active_stages
-from research.store import RunStore, StoreError, now_iso, readers, store_for
+from research.store import ManifestDamaged, RunStore, StoreError, now_iso, readers, store_for
 
 __all__ = [
     "CorrectionInvalid",
@@ -69,6 +72,55 @@ def submit_question(
     return run
 
 
+# --- a form sent twice -------------------------------------------------------------------
+
+# The key a web form that starts a run carries (new_submission_key, made when the form is
+# shown); anything else sent in its place is not a key, and the form starts a run as before.
+SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+@dataclass(frozen=True)
+class Started:
+    run: Run
+    repeated: bool  # the form had been sent before: `run` is the one it started then
+
+
+def new_submission_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def submit_form(owner, form: Submission, key: str) -> Started:
+    """submit_question for a web form with its submission key: the same form sent again
+    with the same question finds the run it started, instead of starting another."""
+    question = clean_question(form, owner=owner)
+    return _once(owner, key, question.question, lambda k: _submit(question, owner, k))
+
+
+def ask_again_once(run: Run, key: str) -> Started:
+    """ask_again for the run page's form, with its submission key (submit_form)."""
+    return _once(run.owner, key, run.question, lambda k: ask_again(run, key=k))
+
+
+def _once(owner, key: str, question: str, start: Callable[[str], Run]) -> Started:
+    key = key if owner is not None and SUBMISSION_KEY.fullmatch(key or "") else ""
+    if key:
+        earlier = Run.objects.filter(owner=owner, submission_key=key).first()
+        if earlier is not None and earlier.question == question:
+            return Started(earlier, repeated=True)
+        if earlier is not None:
+            key = ""  # the form was sent back with another question: that is a new run
+    try:
+        return Started(start(key), repeated=False)
+    except IntegrityError:  # the same form sent twice at once: the other one made the run
+        return Started(Run.objects.get(owner=owner, submission_key=key), repeated=True)
+
+
+def _submit(question: Question, owner, key: str) -> Run:
+    run = create_run(question, owner=owner, key=key)
+    transaction.on_commit(partial(_enqueue, run.run_id))
+    return run
+
+
 def _enqueue(run_id: str) -> None:
     """Queue the first stage; a broker that is down fails the run visibly, not the request."""
     try:
@@ -77,10 +129,11 @@ def _enqueue(run_id: str) -> None:
         logger.exception("could not queue run %s", run_id)
 
 
-def create_run(question: Question, owner=None) -> Run:
-    """Make the Run row, its stage rows and its folder with a fresh manifest."""
+def create_run(question: Question, owner=None, key: str = "") -> Run:
+    """Make the Run row, its stage rows and its folder with a fresh manifest. IntegrityError
+    when the owner already has a run of submission `key`."""
     with transaction.atomic():
-        run = Run.objects.create(owner=owner, **rows.row_fields(question))
+        run = Run.objects.create(owner=owner, submission_key=key, **rows.row_fields(question))
         rows.add_stage_rows(run)
     try:
         store_for(run.run_id).create(rows.run_params(run), STAGES)
@@ -110,8 +163,18 @@ def queue_run(run_id: str, stage: str) -> None:
     try:
         tasks.start(run_id, stage)
     except Exception:
-        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        not_queued(run_id, stage)
         raise
+
+
+def not_queued(run_id: str, stage: str) -> None:
+    """Fail the run at `stage` for a task queue that did not answer, in its files as in the
+    database: the manifest and the log say it, so that nobody reads the run as waiting."""
+    try:
+        manifest.fail_stage(store_for(run_id), stage, NOT_QUEUED)
+    except (StoreError, OSError) as exc:
+        logger.warning("run %s failed in the database only: %s", run_id, exc)
+    rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
 
 
 def resume_run(run_id: str, stage: str) -> str:
@@ -123,7 +186,7 @@ def resume_run(run_id: str, stage: str) -> str:
     try:
         return recovery.resume(run_id)
     except Exception:
-        rows.mark_run(run_id, Run.Status.FAILED, stage, NOT_QUEUED)
+        not_queued(run_id, stage)
         raise
 
 
@@ -146,6 +209,16 @@ def prepare_resume(store: RunStore, from_stage: str | None = None) -> list[str]:
             f"Running {stage_label(stage)} and every later stage again."
         )
     return said
+
+
+def mend_manifest(run: Run) -> ManifestDamaged | None:
+    """Rebuild a run's missing or unreadable manifest from its files, when the run is not
+    going and every stage's files are sound, so that nothing else changes; the damage
+    mended, or None. Pages and tools call it before they read a run."""
+    try:
+        return repair.mend(store_for(run.run_id))
+    except (StoreError, OSError):  # gone, or out of reach: the page says so in its own way
+        return None
 
 
 # --- the buttons of the run page ------------------------------------------------------------
@@ -340,7 +413,7 @@ AGAIN_OF = "again_of"  # index.json params: the run this one asks again
 AGAIN_ON_SCHEDULE = "again_on_schedule"  # index.json params: "weekly"/"monthly", if so
 
 
-def ask_again(run: Run, *, enqueue: bool = True, schedule: str = "") -> Run:
+def ask_again(run: Run, *, enqueue: bool = True, schedule: str = "", key: str = "") -> Run:
     """A new run of the same question, options, dimensions, weights and sources, owned by
     the same person and linked to `run` in its manifest; queued once the transaction
     commits. `schedule` names the interval when the clock asked, not the person."""
@@ -352,7 +425,7 @@ def ask_again(run: Run, *, enqueue: bool = True, schedule: str = "") -> Run:
         sources=run.sources,
         limits=run.limits,
     )
-    again = create_run(question, owner=run.owner)
+    again = create_run(question, owner=run.owner, key=key)
     store = store_for(again.run_id)
 
     def link(index: dict) -> None:

@@ -733,7 +733,7 @@ WEB: dict[str, str] = {
     "damaged_title": gettext_noop("A file of this run is damaged"),
     "damaged_body": gettext_noop(
         "Verdict checks every file against the checksum recorded when it was "
-        "written, and this one no longer matches, so nothing from it is shown."
+        "written, and this one is missing or no longer matches, so nothing from it is shown."
     ),
     "damaged_rerun": gettext_noop("Re-run from {stage}"),
     "damaged_manifest": gettext_noop("Rebuild the manifest and continue"),

@@ -114,7 +114,7 @@ class ResearchRun:
             store = store_for(opts["resume"])
         except StoreError as exc:
             raise CommandError(str(exc)) from exc
-        if not store.exists():
+        if not store.found():
             raise CommandError(f"no run folder at {store.location}")
         try:
             said = services.prepare_resume(store, opts["from_stage"])

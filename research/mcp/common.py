@@ -16,7 +16,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from research import selectors
+from research import selectors, services
 from research.artifacts import STAGES
 from research.models import Run
 from research.names import (
@@ -104,11 +104,14 @@ def failed(model: BaseModel, message: str) -> CallToolResult:
 
 def owned_run(user, run_id: str) -> Run:
     """The user's run `run_id`; LookupError for any other (a run the user does not own does
-    not exist for them). Synchronous: call it through sync_to_async."""
+    not exist for them). Its manifest is rebuilt first when it went missing or cannot be
+    read and the run's files are all sound. Synchronous: call it through sync_to_async."""
     try:
-        return selectors.run_for(user, run_id)
+        run = selectors.run_for(user, run_id)
     except Run.DoesNotExist:
         raise LookupError(f"no run {run_id!r} among your runs") from None
+    services.mend_manifest(run)
+    return run
 
 
 def current_stage(run: Run) -> str:

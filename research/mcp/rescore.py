@@ -162,7 +162,12 @@ def compared(user, run_id: str, other_run_id: str) -> Compared | CallToolResult:
         status=Outcome.OK,
         run_id=run_id,
         other_run_id=other_run_id,
-        comparison=found.as_dict(),
+        comparison={
+            **found.as_dict(),
+            # A document kept on the server by its title, never by its path there.
+            "sources_added": selectors.shown_sources(found.sources_added, after),
+            "sources_gone": selectors.shown_sources(found.sources_gone, before),
+        },
     )
 
 

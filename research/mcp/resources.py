@@ -30,7 +30,7 @@ from research.names import (
     PAGES_DIR,
     REPORT,
 )
-from research.store import INDEX, LOG, ArtifactDamaged, StoreError, store_for
+from research.store import INDEX, LOG, ArtifactDamaged, RunStore, StoreError, store_for
 
 LIST_PAGE = 500  # resources per resources/list answer
 
@@ -85,7 +85,7 @@ def run_resources(user) -> list[Resource]:
         store = store_for(run.run_id)
         names = [INDEX] + ([LOG] if store.has(LOG) else [])
         if run.status == Run.Status.DONE:
-            names += [n for n in store.artifact_names() if n not in names and readable(n)]
+            names += [n for n in _artifact_names(store) if n not in names and readable(n)]
         about = " ".join(run.question.split())[:80]
         listed += [
             Resource(
@@ -97,6 +97,15 @@ def run_resources(user) -> list[Resource]:
             for name in names
         ]
     return listed
+
+
+def _artifact_names(store: RunStore) -> list[str]:
+    """The artifacts the run's manifest lists; none while it cannot be read (reading the
+    manifest itself says why, and mends it when the files are sound)."""
+    try:
+        return store.artifact_names()
+    except (OSError, StoreError):
+        return []
 
 
 def register_resources(server: MCPServer, user) -> None:

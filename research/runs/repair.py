@@ -15,17 +15,29 @@ import contextlib
 import hashlib
 from typing import Any
 
+from django.utils import timezone
 from pydantic import ValidationError
 
 from research.artifacts import STAGES, Notes
-from research.models import Run
-from research.names import FINISHED, NOTES, PAGES_DIR, stage_label
+from research.models import Run, StageRun
+from research.names import (
+    CORRECTIONS,
+    DECISION,
+    FINISHED,
+    NOTES,
+    PAGES_DIR,
+    REPORT,
+    SAVED_ABOUT,
+    saved_artifact,
+    stage_label,
+)
 from research.runs import manifest, rows
 from research.runs.registry import REGISTRY, active_stages, damaged_output
 from research.store import (
     INDEX,
     ArtifactDamaged,
     ManifestDamaged,
+    RunLocked,
     RunStore,
     StoreError,
     dumps,
@@ -66,25 +78,97 @@ def rebuild_manifest(store: RunStore, damage: ManifestDamaged) -> str:
             f"{damage} No database row holds the run's parameters either, so it cannot be "
             "rebuilt: ask the question again."
         )
-    with contextlib.suppress(OSError):
-        store.backend.rename(INDEX, DAMAGED_COPY)
+    index, sound = _rebuilt(store, run)
+    _replace(store, index, damage, sound)
+    if len(sound) < len(active_stages()):
+        Run.objects.filter(pk=run.pk).update(finished=None)
+    return _said(sound)
+
+
+def mend(store: RunStore) -> ManifestDamaged | None:
+    """For the pages and tools that read a run: a missing or unreadable manifest rebuilt
+    when that changes nothing else, that is when the run is not going and every stage's
+    files are sound. Returns the damage mended, or None (nothing to mend, or a repair
+    that needs stages run again: the Repair button's)."""
+    damage = manifest_damage(store)
+    run = Run.objects.filter(run_id=store.run_id).first() if damage else None
+    if run is None or run.status in (Run.Status.QUEUED, Run.Status.RUNNING):
+        return None
+    try:
+        with store.lock():
+            if manifest_damage(store) is None:
+                return None  # mended meanwhile, by another reader
+            index, sound = _rebuilt(store, run)
+            if len(sound) < len(active_stages()):
+                return None
+            if run.status == Run.Status.DONE:
+                index["finished"] = (run.finished or run.updated).isoformat()
+            _replace(store, index, damage, sound)
+    except (RunLocked, OSError):
+        return None
+    return damage
+
+
+def _rebuilt(store: RunStore, run: Run) -> tuple[dict[str, Any], list[str]]:
+    """The manifest the run's row and its sound files give, and the stages found sound:
+    each keeps its times, attempts and counts from its row."""
     index = {**store.new_index(rows.run_params(run), STAGES), "rebuilt": now_iso()}
+    kept = {row.stage: row for row in run.stages.all()}
     sound = []
     for stage in active_stages():
         files = _sound_outputs(store, stage)
         if files is None:
             break
         sound.append(stage)
-        index["stages"][stage].update(status="done", finished=now_iso())
+        index["stages"][stage].update(_entry_of(kept.get(stage)))
         index["artifacts"] += files
+    index["artifacts"] += _beside(store, index["artifacts"])
     index["artifacts"].sort(key=lambda entry: entry["name"])
+    return index, sound
+
+
+def _entry_of(row: StageRun | None) -> dict[str, Any]:
+    if row is None or row.status not in FINISHED:
+        return {"status": "done", "finished": now_iso()}
+    entry = {
+        "status": row.status,
+        "started": row.started.isoformat() if row.started else None,
+        "finished": (row.finished or timezone.now()).isoformat(),
+        "attempts": row.attempts,
+    }
+    if row.counts or row.outcomes:
+        entry["counts"] = {**row.counts, "outcomes": row.outcomes}
+    return entry
+
+
+def _beside(store: RunStore, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The run's own files besides the stages' outputs (the owner's corrections, decisions
+    saved with other weights), as they are."""
+    names = {entry["name"] for entry in listed}
+    wanted = [CORRECTIONS]
+    number = 1
+    while store.has(saved_artifact(number, SAVED_ABOUT)):
+        wanted += [saved_artifact(number, name) for name in (DECISION, REPORT, SAVED_ABOUT)]
+        number += 1
+    return [
+        entry
+        for name in wanted
+        if name not in names and store.has(name) and (entry := _entry(store, name, None))
+    ]
+
+
+def _replace(
+    store: RunStore, index: dict[str, Any], damage: ManifestDamaged, sound: list[str]
+) -> None:
+    """Put the rebuilt manifest in place, the unreadable one kept beside it."""
+    kept = None
+    with contextlib.suppress(OSError):
+        store.backend.rename(INDEX, DAMAGED_COPY)
+        kept = DAMAGED_COPY
     store.backend.write(INDEX, dumps(index))
-    store.log("manifest_rebuilt", problem=damage.problem, sound=sound, kept_as=DAMAGED_COPY)
+    store.log("manifest_rebuilt", problem=damage.problem, sound=sound, kept_as=kept)
     for stage in STAGES:
         manifest.mark_stage(store, stage)  # the rows follow the new manifest
-    if len(sound) < len(active_stages()):
-        Run.objects.filter(pk=run.pk).update(finished=None)
-    return _said(sound)
 
 
 def _sound_outputs(store: RunStore, stage: str) -> list[dict[str, Any]] | None:

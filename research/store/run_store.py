@@ -88,7 +88,13 @@ class RunStore:
         return self.backend.has(name)
 
     def exists(self) -> bool:
+        """Whether the run's manifest is there."""
         return self.backend.has(INDEX)
+
+    def found(self) -> bool:
+        """Whether the run is there at all: its manifest, or its decision log (written
+        beside the manifest when the run was made) when the manifest went missing."""
+        return self.exists() or self.backend.has(LOG)
 
     def create(self, params: dict[str, Any], stages: tuple[str, ...]) -> None:
         if self.exists():
@@ -236,8 +242,14 @@ class RunStore:
     # --- manifest and log ---------------------------------------------------------------
 
     def index(self) -> dict[str, Any]:
-        """The manifest; ManifestDamaged when it is there but cannot be read as one."""
-        data = self.backend.read(INDEX)
+        """The manifest; ManifestDamaged when it cannot be read as one, or went missing from
+        a run that is still there (FileNotFoundError when the run is not)."""
+        try:
+            data = self.backend.read(INDEX)
+        except FileNotFoundError:
+            if not self.backend.has(LOG):
+                raise
+            raise ManifestDamaged("it is missing") from None
         try:
             index = json.loads(data)
         except ValueError as exc:

@@ -24,11 +24,14 @@ from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
 from research.web import plan_graph, present
+from research.web.mending import mend
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = gettext_lazy(
     "This run's files are gone from the server, so it cannot be re-run. Ask the question again."
 )
+# The hidden field of a form that starts a run: its submission key (services.submit_form).
+KEY_FIELD = "submission_key"
 # A run still queued after this long has probably no worker to take it.
 WORKER_HINT_AFTER = 20  # seconds
 
@@ -68,6 +71,7 @@ def owned_run(request: HttpRequest, run_id: str) -> Run:
 @login_required
 def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
+    mend(request, run)
     plan = _plan(run)
     planned = [d.model_dump() for d in plan.dimensions] if plan else []
     preset = run.preset or DEFAULT_PRESET
@@ -86,6 +90,8 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "again_on_schedule": interval_label(selectors.asked_on_schedule(run)),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
+        "damage": selectors.run_damage(run),
+        "submission_key": services.new_submission_key(),
         **_graph(run),
     }
     return render(request, "web/run.html", context)
@@ -162,7 +168,7 @@ def rerun(request: HttpRequest, run_id: str) -> HttpResponse:
     stage = request.POST.get("stage", "")
     if stage not in STAGES:
         messages.error(request, gettext("Choose a stage to re-run from."))
-    elif not store_for(run.run_id).exists():
+    elif not store_for(run.run_id).found():
         messages.error(request, NO_FILES)
     elif run.status in LIVE:
         messages.error(
@@ -194,7 +200,7 @@ def repair(request: HttpRequest, run_id: str) -> HttpResponse:
     run = owned_run(request, run_id)
     if run.status in LIVE:
         messages.error(request, gettext("The run is still going. Cancel it before repairing it."))
-    elif not store_for(run.run_id).exists():
+    elif not store_for(run.run_id).found():
         messages.error(request, NO_FILES)
     else:
         try:
@@ -462,12 +468,27 @@ def ask_again(request: HttpRequest, run_id: str) -> HttpResponse:
         messages.error(request, "The run is still going: ask again once it has finished.")
         return redirect("web:run", run_id=run.run_id)
     try:
-        again = services.ask_again(run)
+        started = services.ask_again_once(run, request.POST.get(KEY_FIELD, ""))
     except services.QuestionInvalid as exc:
         messages.error(request, str(exc))
         return redirect("web:run", run_id=run.run_id)
-    messages.success(request, "Asked again. When it has finished, compare the two runs.")
-    return redirect("web:run", run_id=again.run_id)
+    if not started.repeated:
+        messages.success(request, "Asked again. When it has finished, compare the two runs.")
+    return to_run(request, started)
+
+
+def to_run(request: HttpRequest, started: services.Started) -> HttpResponse:
+    """The run a form started; when the form had been sent before, the one it started
+    then, and the person is told why no second run was made."""
+    if started.repeated:
+        messages.info(
+            request,
+            gettext(
+                "This form had already been sent, so this is the run it started then; "
+                "no second run was made."
+            ),
+        )
+    return redirect("web:run", run_id=started.run.run_id)
 
 
 @login_required
@@ -514,4 +535,11 @@ def compare(request: HttpRequest, run_id: str, other: str) -> HttpResponse:
     except (OSError, StoreError, ValueError):
         messages.error(request, "Both runs must have finished to be compared.")
         return redirect("web:run", run_id=after.run_id)
-    return render(request, "web/compare.html", {"before": before, "after": after, "c": found})
+    context = {
+        "before": before,
+        "after": after,
+        "c": found,
+        "sources_added": selectors.shown_sources(found.sources_added, after),
+        "sources_gone": selectors.shown_sources(found.sources_gone, before),
+    }
+    return render(request, "web/compare.html", context)

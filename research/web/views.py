@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
@@ -18,7 +18,7 @@ from research.sources import available_sources
 from research.stages.plan import MAX_QUESTION_CHARS
 from research.web import present
 from research.web.forms import QuestionForm
-from research.web.run_views import STATE_LABELS, run_state
+from research.web.run_views import KEY_FIELD, STATE_LABELS, run_state, to_run
 
 RUNS_PER_PAGE = 20
 
@@ -28,15 +28,21 @@ RUNS_PER_PAGE = 20
 def new_question(request: HttpRequest) -> HttpResponse:
     posted = request.method == "POST"
     form = QuestionForm(request.POST if posted else None, sources=available_sources(request.user))
+    key = request.POST.get(KEY_FIELD, "")
     if posted and form.check():
         try:
-            run = services.submit_question(request.user, form.submission())
+            started = services.submit_form(request.user, form.submission(), key)
         except services.QuestionInvalid as exc:
             form.add_errors(exc.errors)
         else:
-            return redirect("web:run", run_id=run.run_id)
+            return to_run(request, started)
     context = {
         "form": form,
+        # A key of its own for every form shown; one sent back with errors keeps its key,
+        # since it started nothing.
+        "submission_key": key
+        if posted and services.SUBMISSION_KEY.fullmatch(key)
+        else services.new_submission_key(),
         "max_question_chars": MAX_QUESTION_CHARS,
         "max_question_shown": f"{MAX_QUESTION_CHARS:,}",
         "recent": run_rows(selectors.runs_for(request.user)[:5]),

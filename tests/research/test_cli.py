@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -334,6 +335,31 @@ def test_resume_rebuilds_a_corrupt_manifest_and_reruns_from_the_first_unsound_st
     assert all(store.is_valid(name) for name in store.artifact_names())
     assert store.index()["params"]["question"] == QUESTION
     assert re.search(r"^Confidence: \d+/100", output, re.MULTILINE)
+
+
+def digests(store) -> dict[str, str]:
+    """sha256 of every file in the run folder but the manifest, the log and the locks."""
+    return {
+        path.relative_to(store.path).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in store.path.rglob("*")
+        if path.is_file() and not path.name.startswith((".", "index.json", "log.jsonl"))
+    }
+
+
+@pytest.mark.django_db
+def test_resume_rebuilds_a_deleted_manifest_and_leaves_every_artifact_as_it_was(finished):
+    store = store_for(finished)
+    before, listed = digests(store), store.index()["artifacts"]
+    store.path.joinpath("index.json").unlink()
+
+    output = research("--resume", finished)
+
+    assert "index.json is damaged: it is missing" in output
+    assert "rebuilt the manifest; every stage's output is sound" in output
+    assert "Every stage already has valid output; nothing to run." in output
+    assert digests(store) == before
+    assert store.index()["artifacts"] == listed
+    assert attempts(finished) == dict.fromkeys(attempts(finished), 1)
 
 
 # --- queue --------------------------------------------------------------------------------

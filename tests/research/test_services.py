@@ -107,6 +107,11 @@ def test_a_task_queue_that_does_not_answer_fails_the_run_in_plain_words(
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
     assert "task queue (Redis) did not answer" in run.error
+    store = store_for(run.run_id)
+    first = store.index()["stages"]["retrieve"]
+    assert first["status"] == "failed"
+    assert "task queue (Redis) did not answer" in first["error"]
+    assert [e["stage"] for e in store.read_log() if e["event"] == "stage_failed"] == ["retrieve"]
 
 
 def test_given_options_are_kept_and_a_preset_is_recorded_when_no_dimensions_are_given(

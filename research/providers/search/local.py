@@ -42,7 +42,6 @@ from research.providers.search.local_index import (
     index_location,
     indexed,
     indexing_lock,
-    not_utf8,
     rebuild,
     report_refusals,
     schema_version,
@@ -54,6 +53,18 @@ from research.providers.search.local_index import (
 from research.providers.search.local_query import query_terms, search_index
 
 log = logging.getLogger(__name__)
+
+
+# What a search says goes into the run's log and to MCP clients, who may be elsewhere: it
+# never names the folder on the server (the operator configured it, and knows it).
+NOT_UTF8 = "its folder's name is not valid UTF-8, so it cannot be indexed; rename it"
+
+
+def _no_paths(exc: BaseException) -> str:
+    """An OS or SQLite error without the file name an OSError carries."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
 
 
 class LocalCorpus:
@@ -89,9 +100,9 @@ class LocalCorpus:
         if not terms:
             return SearchResult(Outcome.NO_HIT, detail=f"no searchable words in {query!r}")
         if not self.folder.is_dir():
-            return SearchResult(Outcome.UNAVAILABLE, detail=f"folder {self.folder} is missing")
+            return SearchResult(Outcome.UNAVAILABLE, detail="its folder is missing on the server")
         if not utf8(str(self.folder)):
-            return SearchResult(Outcome.UNAVAILABLE, detail=not_utf8(self.folder, "folder"))
+            return SearchResult(Outcome.UNAVAILABLE, detail=NOT_UTF8)
         if self.deadline is None:
             return self.search_index(terms, limit)
         deadline = Deadline.after(self.deadline)
@@ -101,7 +112,7 @@ class LocalCorpus:
             return within(deadline, lambda: self.search_index(terms, limit), f"local {self.folder}")
         except DeadlinePassed:
             detail = (
-                f"the index of {self.folder} did not answer within {deadline.describe()}"
+                f"its index did not answer within {deadline.describe()}"
                 " (new or changed files are still being indexed)"
             )
             return SearchResult(Outcome.TIMEOUT, detail=detail)
@@ -112,9 +123,9 @@ class LocalCorpus:
                 self._refresh(conn)
                 hits = search_index(conn, terms, limit)
         except (sqlite3.Error, OSError) as exc:
-            return SearchResult(Outcome.UNAVAILABLE, detail=f"local index failed: {exc}")
+            return SearchResult(Outcome.UNAVAILABLE, detail=f"its index failed: {_no_paths(exc)}")
         if not hits:
-            return SearchResult(Outcome.NO_HIT, detail=f"nothing in {self.folder} matches")
+            return SearchResult(Outcome.NO_HIT, detail="nothing in its documents matches")
         return SearchResult(Outcome.OK, hits)
 
     def refresh(self) -> int:

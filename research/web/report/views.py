@@ -23,7 +23,7 @@ from research import services
 from research.artifacts import Crosscheck, Plan
 from research.models import Run
 from research.names import CROSSCHECK, DECISION, NOTES, REPORT, saved_artifact, stage_label
-from research.selectors import run_for, saved_decision, saved_decisions
+from research.selectors import run_damage, run_for, saved_decision, saved_decisions
 from research.store import (
     ArtifactDamaged,
     ManifestDamaged,
@@ -32,6 +32,7 @@ from research.store import (
     readers,
     store_for,
 )
+from research.web.mending import mend
 from research.web.report import whatif
 from research.web.report.evidence_page import evidence_page
 from research.web.report.matrix import claim_label
@@ -40,16 +41,25 @@ from research.web.report.run_files import Quoter, RunFiles, load, report_ready
 from research.web.report.strings import WebStrings
 
 
-def _owned_run(request: HttpRequest, run_id: str) -> tuple[Run, RunStore]:
+def _owned_run(request: HttpRequest, run_id: str, say: bool = True) -> tuple[Run, RunStore]:
     try:
         run = run_for(request.user, run_id)
-        return run, store_for(run.run_id)
+        store = store_for(run.run_id)
     except (Run.DoesNotExist, StoreError):
         raise Http404("No such run.") from None
+    mend(request, run, say=say)
+    return run, store
 
 
 def _finished(run: Run, store: RunStore) -> bool:
     return run.status == Run.Status.DONE and report_ready(store)
+
+
+def _lost_file(run: Run, store: RunStore) -> ArtifactDamaged | None:
+    """Why a finished run has no report to show: the file that is missing or damaged."""
+    if run.status != Run.Status.DONE or (report_ready(store) and store.exists()):
+        return None
+    return run_damage(run)
 
 
 def _not_ready(request: HttpRequest, run: Run, store: RunStore, status: int = 200) -> HttpResponse:
@@ -115,6 +125,8 @@ def _run_url(run_id: str) -> str:
 @login_required
 def report(request: HttpRequest, run_id: str) -> HttpResponse:
     run, store = _owned_run(request, run_id)
+    if (damage := _lost_file(run, store)) is not None:
+        return _damaged(request, run, store, damage)
     if not _finished(run, store):
         return _not_ready(request, run, store)
     try:
@@ -300,7 +312,9 @@ def _evidence(request: HttpRequest, run: Run, store: RunStore, source_id: str) -
 
 @login_required
 def export_markdown(request: HttpRequest, run_id: str) -> HttpResponse:
-    run, store = _owned_run(request, run_id)
+    run, store = _owned_run(request, run_id, say=False)
+    if (damage := _lost_file(run, store)) is not None:
+        return _damaged(request, run, store, damage, status=409)
     if not _finished(run, store) or not store.has(REPORT):
         return _not_ready(request, run, store, status=409)
     try:

@@ -479,3 +479,24 @@ def test_get_run_status_says_why_nothing_was_recommended(ada):
     assert data["recommendation"] is None and data["withheld"] == "thin_evidence"
     assert data["no_recommendation_reason"].startswith("SQLite has the highest weighted total")
     assert data["no_recommendation_reason"] == decision.recommendation.no_recommendation_reason
+
+
+def test_a_finished_run_whose_manifest_was_deleted_is_read_as_before(ada):
+    run, store = run_question(QUESTION, [f"local:{CORPUS_EN}"])
+    Run.objects.filter(pk=run.pk).update(owner=ada)
+    before = store.index()["artifacts"]
+    report = store.artifact_path("report.md").read_text(encoding="utf-8")
+    store.path.joinpath("index.json").unlink()
+    base = f"research://runs/{run.run_id}/"
+
+    async def scenario(client):
+        listed = [str(r.uri) for r in (await client.list_resources()).resources]
+        index = (await client.read_resource(base + "index.json")).contents[0].text
+        told = await client.call_tool("get_report", {"run_id": run.run_id})
+        return listed, json.loads(index), told
+
+    listed, index, told = call(ada, scenario)
+    assert base + "index.json" in listed
+    assert index["artifacts"] == before
+    assert told.structured_content["status"] == "OK"
+    assert told.content[0].text.startswith(report[:2000])

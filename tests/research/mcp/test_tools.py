@@ -6,6 +6,7 @@ a source that cannot be reached), pages come from the test web on 127.0.0.1.
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -86,6 +87,14 @@ def test_a_search_that_finds_nothing_is_no_hit_not_an_error(ada):
     data = result.structured_content
     assert data["status"] == "NO_HIT" and data["results"] == []
     assert data["sources"][0]["outcome"] == "NO_HIT"
+
+
+def test_a_search_that_finds_nothing_never_tells_the_client_the_servers_folder(ada, corpus):
+    result = call_tool(ada, "search_engine_query", {"query": "zygomorphic flumbragent"})
+
+    said = json.dumps(result.structured_content) + result.content[0].text
+    assert result.structured_content["sources"][0]["detail"] == "nothing in its documents matches"
+    assert str(corpus) not in said and "notes_en" not in said
 
 
 def test_a_source_that_cannot_be_reached_is_unavailable_and_an_error(ada):

@@ -111,6 +111,16 @@ def test_it_returns_no_hit_when_nothing_matches(corpus: Path) -> None:
 
     assert result.outcome is Outcome.NO_HIT
     assert result.hits == []
+    assert result.detail == "nothing in its documents matches"
+
+
+def test_what_a_search_says_never_names_the_folder_on_the_server(tmp_path: Path) -> None:
+    """It goes into the run's log and to MCP clients, who may be elsewhere."""
+    gone = LocalCorpus(tmp_path / "srv" / "corpus").search("Quillnote", 5)
+
+    assert gone.outcome is Outcome.UNAVAILABLE
+    assert gone.detail == "its folder is missing on the server"
+    assert str(tmp_path) not in gone.detail and "corpus" not in gone.detail
 
 
 def test_a_query_of_only_stopwords_is_no_hit_not_everything(corpus: Path) -> None:
@@ -584,4 +594,4 @@ def test_a_corpus_folder_whose_own_name_is_not_utf8_could_not_be_searched_and_sa
     result = LocalCorpus(folder).search("Quillnote", 5)
 
     assert result.outcome is Outcome.UNAVAILABLE
-    assert "corpus-\\xff: the folder name is not valid UTF-8" in result.detail
+    assert "its folder's name is not valid UTF-8, so it cannot be indexed" in result.detail

@@ -251,3 +251,57 @@ def test_a_question_whose_dimensions_cannot_be_read_is_sent_back_saying_so(ada_c
     assert response.status_code == 200
     assert "no dimension could be read" in " ".join(errors_of(response, "dimensions"))
     assert not Run.objects.exists()
+
+
+def shown_key(response) -> str:
+    return re.search(r'name="submission_key" value="([^"]+)"', response.text).group(1)
+
+
+def test_a_form_sent_twice_makes_one_run_and_the_second_answer_leads_to_it(
+    ada_client, started, django_capture_on_commit_callbacks
+):
+    key = shown_key(ada_client.get("/new/"))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = post(ada_client, submission_key=key)
+        again = ada_client.post(
+            "/new/",
+            {"question": QUESTION, "preset": "tech", "sources": ["notes"], "submission_key": key},
+            follow=True,
+        )
+
+    run = Run.objects.get()
+    assert first["Location"] == f"/runs/{run.run_id}/"
+    assert again.redirect_chain == [(f"/runs/{run.run_id}/", 302)]
+    assert "This form had already been sent, so this is the run it started then" in again.text
+    assert started == [(run.run_id, "retrieve")], "queued once"
+
+
+def test_each_form_shown_has_a_key_of_its_own_so_asking_twice_on_purpose_makes_two_runs(
+    ada_client, started
+):
+    first, second = shown_key(ada_client.get("/new/")), shown_key(ada_client.get("/new/"))
+    assert first != second
+
+    post(ada_client, submission_key=first)
+    post(ada_client, submission_key=second)
+
+    assert Run.objects.count() == 2
+
+
+def test_a_form_sent_back_with_another_question_is_a_new_run(ada_client, started):
+    key = shown_key(ada_client.get("/new/"))
+
+    post(ada_client, submission_key=key)
+    post(ada_client, submission_key=key, question="Choose between Quillsync and Loamdb for sync")
+
+    assert Run.objects.count() == 2
+
+
+def test_two_people_sending_the_same_key_each_get_their_own_run(ada_client, bob_client, started):
+    key = shown_key(ada_client.get("/new/"))
+
+    post(ada_client, submission_key=key)
+    post(bob_client, submission_key=key)
+
+    assert sorted(r.owner.username for r in Run.objects.all()) == ["ada", "bob"]

@@ -466,3 +466,18 @@ def test_retrieve_writes_the_options_before_it_searches(ada, monkeypatch):
     with pytest.raises(RuntimeError):
         retrieve_runner.run_retrieve(store_for(run.run_id), StageContext())
     assert seen == [["Quillsync", "Loamdb", "Tessera"]]
+
+
+def test_ask_again_sent_twice_makes_one_new_run(ada, ada_client, started):
+    run = make_run(ada)
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.DONE)
+    page = ada_client.get(f"/runs/{run.run_id}/")
+    key = re.search(r'name="submission_key" value="([^"]+)"', page.text).group(1)
+
+    first = ada_client.post(f"/runs/{run.run_id}/again/", {"submission_key": key})
+    second = ada_client.post(f"/runs/{run.run_id}/again/", {"submission_key": key}, follow=True)
+
+    again = Run.objects.exclude(pk=run.pk).get()
+    assert first["Location"] == f"/runs/{again.run_id}/"
+    assert second.redirect_chain == [(f"/runs/{again.run_id}/", 302)]
+    assert "no second run was made" in second.text

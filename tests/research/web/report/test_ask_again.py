@@ -3,15 +3,18 @@ tool) that says what changed between the two."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from django.urls import reverse
 
+from research import uploads
 from research.models import Run
 from research.runs import tasks
 from research.store import readers, store_for
 from tests.research.mcp.clients import call_tool
+from tests.runs import run_question
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +63,7 @@ def test_the_compare_page_says_what_changed_between_two_runs(install, ada_client
     added = {s.url for s in readers.notes(store_for(after.run_id)).ok_sources()} - {
         s.url for s in readers.notes(store_for(before.run_id)).ok_sources()
     }
-    assert added and all(u in page for u in added)
+    assert added and all(u in page for u in added if not u.startswith("file:"))
     assert page.count("data-added") == len(added)
     moved = [
         c
@@ -113,3 +116,28 @@ def test_the_runs_list_groups_a_question_asked_again(install, ada_client, bob_cl
     assert reverse("web:compare", args=[before.run_id, after.run_id]) in page
     assert ("data-recommendation-changed" in page) == (a != b)
     assert "data-asked" not in bob_client.get(reverse("web:runs")).text
+
+
+def test_the_compare_page_names_my_documents_by_title_never_by_their_place_on_the_server(
+    install, ada, ada_client, settings, tmp_path
+):
+    settings.VAR_DIR = tmp_path / "var"
+    uploads.save(
+        ada,
+        "loamdb-review.md",
+        b"# Loamdb field review\n\nLoamdb is released under the MIT licence and its "
+        b"maintenance is active, with a release every month.\n",
+    )
+    before = install("en")
+    after, _ = run_question(before.question, [f"local:{uploads.folder_for(ada)}"])
+    Run.objects.filter(pk=after.pk).update(owner=ada)
+
+    page = ada_client.get(reverse("web:compare", args=[before.run_id, after.run_id])).text
+
+    told = call_tool(ada, "compare_runs", {"run_id": before.run_id, "other_run_id": after.run_id})
+
+    assert "<li data-added>Loamdb field review</li>" in page
+    for said in (page, json.dumps(told.structured_content)):
+        assert "file:" not in said
+        assert str(tmp_path) not in said and "/uploads/" not in said
+    assert "Loamdb field review" in told.structured_content["comparison"]["sources_added"]
