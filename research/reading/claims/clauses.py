@@ -243,6 +243,13 @@ _NOT_JUDGED = re.compile(
     r"much|many|big|small|scalable|mature|stable|popular|complex)\b|\bwhether\b[^,;]*|"
     r"\b(?:suitable|suited|ideal|great|best|good|perfect|designed|intended|meant) for\b.*|"
     r"\bwhen (?:building|you need|you want)\b.*|"
+    # The work an option is put to, not the option: "for complex analytical queries",
+    # "handles large, complicated workflows".
+    r"\b(?:for|with|handles?|handling|supports?|supporting|build(?:s|ing)?|runs?|running|"
+    r"of)\s+(?:(?:very|highly|more|most|really)\s+)?(?:complex|complicated|simple|large|"
+    r"heavy|demanding|advanced|sophisticated)(?:,? (?:and |or )?(?:complex|complicated|"
+    r"large|heavy|demanding|advanced))?(?:\s+(?!(?:to|and|or|but|than|for|is|are)\b)[a-z][\w-]*){1,3}"
+    r"(?<=s)\b|"
     r"\bdiffer(?:s|ing)? (?:mainly |mostly |primarily |chiefly )?(?:in|on)\b.*|"
     r"\btrade-?offs? (?:between|in|of)\b.*|"
     r"\b(?:might|may|could) (?:have )?(?:contributed|contribute|explained|explain|"

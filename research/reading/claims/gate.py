@@ -24,7 +24,7 @@ _DANGLING = re.compile(
 )
 _CALL_TO_ACTION = re.compile(
     r"^(?:to (?:\w+ ){1,8}?[^,]*,\s*(?:contact|visit|see|click|email|call|go to)\b|"
-    r"compare|learn|discover|find out|read|click|explore|check out|sign up|subscribe|"
+    r"compare|learn|understand|discover|find out|read|click|explore|check out|sign up|subscribe|"
     r"download|get started|join|follow|share|watch|register|contact|consult|talk to|ask|"
     r"visit|see|try|book|request|schedule|buy|order|shop|let's|let us)\b(?!-)|"
     r"^(?:立即|马上|现在就|点击|下载|注册|订阅|关注|了解更多|免费试用|欢迎)",
@@ -41,6 +41,12 @@ _SELF_DESCRIPTION = re.compile(
     r"cover|discuss|walk)|let's (?:look|compare|dive|explore))\b|"
     r"^(?:本文|这篇文章|本篇|下面|接下来|以下)(?:将|会|我们|来|对|介绍|比较|对比|分析|总结)",
     re.I,
+)
+# "Achieving Guaranteed Reliability in Celery: Why ...": a title, then its subtitle, with
+# no full stop ("Alternative Drug Classes: other classes offer ..." is a labelled sentence).
+_TITLE_BEFORE_COLON = re.compile(
+    r"^(?:(?:[A-Z][\w'-]*|[0-9][\w.]*|a|an|the|and|or|of|in|on|for|to|with|vs\.?|by|at)\s+)"
+    r"{2,}(?:[A-Z][\w'-]*)\s*:\s"
 )
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+\S")  # "1.1 React: ..."
 _LINK = re.compile(r"https?://\S+")
@@ -100,6 +106,8 @@ def not_a_statement(quote: str, before: str = "", after: str = "") -> str | None
         return "a call to action"
     if _METADATA.search(body) or _LINK.search(body):
         return "page metadata"
+    if _TITLE_BEFORE_COLON.match(body) and not _TERMINAL.search(body):
+        return "a heading or title"
     if _SELF_DESCRIPTION.search(body):
         return "the page describing itself"
     if _PLAN.match(body):

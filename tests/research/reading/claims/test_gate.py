@@ -243,3 +243,24 @@ def test_a_sentence_in_a_language_the_reader_has_no_words_for_is_foreign(text):
 )
 def test_english_and_chinese_are_not_foreign(text):
     assert not foreign(text)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Achieving Guaranteed Delivery in Quillsync: Why Acknowledgements Matter",
+        "Quillsync in Production: a queue with at-least-once delivery",
+    ],
+)
+def test_a_title_with_its_subtitle_after_a_colon_is_not_a_statement(quote):
+    assert not_a_statement(quote, "\n", "\n") == "a heading or title"
+
+
+def test_a_labelled_sentence_after_a_colon_is_a_statement():
+    quote = "Alternative Queues: other queues such as Loamdb offer lower running costs."
+    assert not_a_statement(quote, "\n", "\n") is None
+
+
+def test_an_instruction_to_understand_something_is_a_call_to_action():
+    quote = "Understand when Quillsync's maturity justifies its complexity over Loamdb."
+    assert not_a_statement(quote) == "a call to action"

@@ -942,3 +942,18 @@ def test_the_options_a_point_speaks_of_are_those_it_is_about_or_ranks(quote, abo
 def test_a_table_cell_speaks_of_its_columns_option_only():
     point = Point("Faster than Loamdb", "Quillsync", about="table", polarity=1, header="Pros")
     assert options_spoken_of(point, list(EN)) == {"Quillsync"}
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Quillsync is the choice for complex analytical queries.",
+        "Quillsync handles large, complicated workflows across many teams.",
+    ],
+)
+def test_the_work_an_option_is_put_to_is_not_a_judgement_of_its_complexity(quote):
+    assert stances(quote, [OPS]) == set()
+
+
+def test_the_options_own_complexity_is_still_judged():
+    assert stances("Quillsync is complex to operate at scale.", [OPS]) == {("Quillsync", OPS, -1)}
