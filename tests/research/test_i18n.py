@@ -10,9 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from django.core.exceptions import ImproperlyConfigured
 
+from research.apps import ensure_catalogs
 from research.i18n.build import LOCALE_DIR, compile_catalogs
 
 ROOT = LOCALE_DIR.parent
@@ -133,3 +136,32 @@ def test_no_message_is_listed_twice():
     # Babel keeps the last of two entries silently; GNU msgfmt refuses the catalogue.
     ids = re.findall(r'^msgid "(.+)"$', PO.read_text(encoding="utf-8"), re.MULTILINE)
     assert sorted({i for i in ids if ids.count(i) > 1}) == []
+
+
+def test_a_stale_catalogue_is_compiled_when_the_product_starts(tmp_path: Path):
+    folder = tmp_path / "zh_Hans" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.po").write_bytes(PO.read_bytes())
+    ensure_catalogs(tmp_path)
+    with (folder / "django.mo").open("rb") as f:
+        assert read_mo(f)["Sign out"].string == "退出登录"
+
+
+def test_a_catalogue_that_cannot_be_compiled_stops_start_up_saying_how(tmp_path, monkeypatch):
+    def read_only(folder: Path) -> list[Path]:
+        raise PermissionError(30, "Read-only file system")
+
+    monkeypatch.setattr("research.i18n.build.compile_catalogs", read_only)
+    with pytest.raises(ImproperlyConfigured) as error:
+        ensure_catalogs(tmp_path)
+    assert "Read-only file system" in str(error.value)
+    assert "run `python -m research.i18n.build` where the project is writable" in str(error.value)
+
+
+def test_the_research_app_compiles_the_catalogues_as_it_starts(monkeypatch):
+    called = []
+    monkeypatch.setattr("research.apps.ensure_catalogs", lambda: called.append(True))
+    from django.apps import apps
+
+    apps.get_app_config("research").ready()
+    assert called == [True]
