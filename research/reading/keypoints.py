@@ -99,7 +99,9 @@ def scored_points(
             quote = text[s:e]
             if not _usable(quote):
                 continue
-            point, score = _judge(quote, s + base_offset, named, subject, dimensions, min_score)
+            point, score = _judge(
+                quote, s + base_offset, named, about, subject, dimensions, min_score
+            )
             if point is not None:
                 point.about = about  # type: ignore[assignment]
             if point is not None:
@@ -282,6 +284,7 @@ def _judge(
     quote: str,
     offset: int,
     named: bool,
+    about: str | None,
     subject: str | None,
     dimensions: list[str],
     min_score: int,
@@ -291,13 +294,20 @@ def _judge(
     dimension = best_dimension(quote, dimensions)
     # A sentence under a heading, or on a page, about one option is about it as surely
     # as one that names it in passing.
+    refers = named or about == "pronoun"
     score = (
-        (2 if named else 1)
+        (2 if refers else 1)
         + 2 * bool(dimension)
         + bool(_FACT_SIGNAL.search(quote))
         + bool(_COMPARISON.search(quote))
         + bool(stance_polarity(quote))
     )
+    if refers or (about in ("paragraph", "heading") and score > 1):
+        # What a page says of an option it names or points back to, or says with a fact,
+        # a comparison or a verdict in a paragraph or section about it, is worth keeping
+        # even without a dimension's words ("accepts one writer at a time"): a careful
+        # reader counts it, and the reader decides whether it judges anything.
+        score = max(score, MIN_SCORE)
     if score < min_score:
         return None, 0
     point = KeyPoint(

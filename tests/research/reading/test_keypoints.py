@@ -108,3 +108,17 @@ def test_a_clause_setting_a_topic_aside_does_not_file_the_sentence_under_that_to
         == "定制成本"
     )
     assert best_dimension("Loamdb was archived in 2025.", dims) == "maintenance activity"
+
+
+def test_a_sentence_referring_to_an_option_is_a_key_point_even_without_a_dimensions_words():
+    text = (
+        "Quillsync accepts one writer at a time. It keeps its data in one file.\n\n"
+        "The weather was pleasant that week.\n\n"
+        "Loamdb keeps every tenant in a schema of its own."
+    )
+    points = key_points(text, ["Quillsync", "Loamdb"], ["scalability", "feature set"])
+    assert [(p.option, p.quote) for p in points] == [
+        ("Quillsync", "Quillsync accepts one writer at a time."),
+        ("Quillsync", "It keeps its data in one file."),
+        ("Loamdb", "Loamdb keeps every tenant in a schema of its own."),
+    ]
