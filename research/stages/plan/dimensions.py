@@ -235,6 +235,8 @@ def _zh_more_than(text: str) -> re.Match[str] | None:
 
 def _shares(text: str, zh: bool) -> tuple[dict[str, float], str]:
     found: dict[str, float] = {}
+    if "%" not in text and "％" not in text:
+        return found, ""  # every share names its percent; the patterns need not try
     if zh:
         for match in _ZH_SHARE.finditer(text):
             found[_zh_name(_zh_after_cue(_zh_last_item(match.group(1))))] = float(match.group(2))
@@ -374,20 +376,21 @@ class _OptionMentions:
     options and names is not checked name by option."""
 
     def __init__(self, options: Sequence[str]) -> None:
-        self.by_word: dict[str, list[re.Pattern[str]]] = {}
-        self.wordless: list[re.Pattern[str]] = []
+        self.by_word: dict[str, list[str]] = {}
+        self.wordless: list[str] = []
         for option in dict.fromkeys(o for o in options if o):
-            pattern = re.compile(rf"(?<!\w){re.escape(option)}(?!\w)", re.IGNORECASE)
             words = _words(option)
             if words:
-                self.by_word.setdefault(words[0], []).append(pattern)
+                self.by_word.setdefault(words[0], []).append(option)
             else:
-                self.wordless.append(pattern)
+                self.wordless.append(option)
 
     def in_(self, name: str) -> bool:
         words = dict.fromkeys(_words(name))
-        candidates = [p for w in words for p in self.by_word.get(w, ())] + self.wordless
-        return any(p.search(name) for p in candidates)
+        candidates = [o for w in words for o in self.by_word.get(w, ())] + self.wordless
+        return any(
+            re.search(rf"(?<!\w){re.escape(o)}(?!\w)", name, re.IGNORECASE) for o in candidates
+        )
 
 
 _WORD = re.compile(r"\w+")
