@@ -138,3 +138,14 @@ def test_a_refusal_says_the_bound_and_quotes_a_short_prefix(ada):
     assert long_key.content[0].text == (
         f"INVALID_ARGUMENT: weights.{'x' * 40!r}….[key]: at most 200 characters"
     )
+
+
+def test_a_question_within_the_schema_bound_but_too_long_is_refused_unread(ada):
+    question = "A vs B " + "x " * 3_996  # 7,998 characters once trimmed: past the 2,000 a run takes
+    (result,) = answers(ada, [("", "start_research", {"question": question})])
+    assert result.structured_content["status"] == "INVALID"
+    assert result.structured_content["errors"]["question"] == [
+        "The question is 7,998 characters long; keep it to 2,000 or fewer and leave "
+        "background to the sources."
+    ]
+    assert size(result) < bounds.ANSWER_BYTES
