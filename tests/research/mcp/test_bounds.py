@@ -149,3 +149,23 @@ def test_a_question_within_the_schema_bound_but_too_long_is_refused_unread(ada):
         "background to the sources."
     ]
     assert size(result) < bounds.ANSWER_BYTES
+
+
+def test_an_error_answer_to_the_largest_arguments_a_tool_takes_is_under_4_kb(ada):
+    """At the bounds, the tool itself answers: what its message quotes must still fit."""
+    calls = []
+    for tool, schema in schemas(ada).items():
+        base = {n: fitting(schema, schema["properties"][n]) for n in schema.get("required", [])}
+        for name, prop in schema.get("properties", {}).items():
+            node = resolved(schema, prop)
+            if node.get("type") == "string":
+                calls.append((name, tool, {**base, name: "é" * node["maxLength"]}))
+            elif node.get("type") == "array":
+                item = resolved(schema, node["items"])
+                one = "é" * item["maxLength"] if item.get("type") == "string" else None
+                value = one if one is not None else fitting(schema, node["items"])
+                calls.append((name, tool, {**base, name: [value] * node["maxItems"]}))
+    results = answers(ada, calls)
+    assert sum(r.is_error for r in results) > 20
+    for (name, tool, _), result in zip(calls, results, strict=True):
+        assert not result.is_error or size(result) < bounds.ANSWER_BYTES, (tool, name)
