@@ -21,6 +21,7 @@ URL_CHARS = 2_048
 QUERY_CHARS = 1_000
 SNIPPET_CHARS = 4_000  # a candidate's title or snippet
 DATE_CHARS = 40
+URI_CHARS = 1_000  # a resource's address: research://runs/<run id>/<artifact name>
 
 QUOTE_CHARS = 40  # what an error quotes of a value it refuses
 MESSAGE_CHARS = 300  # one problem, in words

@@ -18,7 +18,8 @@ from typing import Annotated, Any
 from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools.base import Tool
-from mcp_types import CallToolRequestParams, CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolRequestParams, CallToolResult, TextContent
 from pydantic import ConfigDict, Field, ValidationError
 
 from research import bounds
@@ -73,6 +74,45 @@ def harden(server: MCPServer) -> None:
         return fitted(await answer(ctx, params))
 
     lowlevel.add_request_handler("tools/call", CallToolRequestParams, call_tool)
+    for method in ("resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/get"):
+        _bound_request(lowlevel, method)
+
+
+def _bound_request(lowlevel: Any, method: str) -> None:
+    """Refuse a request whose resource address, prompt name or prompt argument is over its
+    bound before its handler reads it, or any error of its quotes it back in full."""
+    entry = lowlevel.get_request_handler(method)
+    if entry is None:
+        return
+    handler = entry.handler
+
+    async def bounded(ctx: ServerRequestContext, params: Any):
+        uri, name = getattr(params, "uri", None), getattr(params, "name", None)
+        values = dict(getattr(params, "arguments", None) or {})
+        problem = (
+            _too_long("uri", uri, bounds.URI_CHARS)
+            or _too_long("name", name, bounds.NAME_CHARS)
+            or _too_many("arguments", values, bounds.NAMES)
+            or next(
+                (p for k, v in values.items() if (p := _too_long(k, v, bounds.QUESTION_CHARS))),
+                None,
+            )
+        )
+        if problem:
+            raise MCPError(INVALID_PARAMS, problem)
+        return await handler(ctx, params)
+
+    lowlevel.add_request_handler(method, entry.params_type, bounded)
+
+
+def _too_long(field: Any, value: Any, most: int) -> str | None:
+    if not isinstance(value, str) or len(value) <= most:
+        return None
+    return f"{_part(field)} is {len(value):,} characters long; at most {most:,} are read"
+
+
+def _too_many(field: str, values: dict[str, Any], most: int) -> str | None:
+    return f"{field}: at most {most} items, not {len(values):,}" if len(values) > most else None
 
 
 def _forbid_extra(tool: Tool) -> None:

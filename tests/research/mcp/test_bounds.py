@@ -7,10 +7,12 @@ The tools are read from the server itself, so a tool added later is covered too.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 from research import bounds
@@ -169,3 +171,25 @@ def test_an_error_answer_to_the_largest_arguments_a_tool_takes_is_under_4_kb(ada
     assert sum(r.is_error for r in results) > 20
     for (name, tool, _), result in zip(calls, results, strict=True):
         assert not result.is_error or size(result) < bounds.ANSWER_BYTES, (tool, name)
+
+
+def test_a_megabyte_resource_address_or_prompt_argument_is_refused_in_a_short_error(ada):
+    async def scenario(client: Client) -> list[str]:
+        refused = []
+        for request in (
+            client.read_resource(f"research://runs/{MEGABYTE}/report.md"),
+            client.subscribe_resource(f"research://runs/{MEGABYTE}/report.md"),
+            client.get_prompt("retrieve", {"question": MEGABYTE}),
+            client.get_prompt(MEGABYTE, {}),
+        ):
+            try:
+                await request
+            except MCPError as exc:
+                refused.append(json.dumps(exc.error.model_dump(mode="json")))
+        return refused
+
+    refused = call(ada, scenario)
+    assert len(refused) == 4
+    assert all(len(error) < bounds.ANSWER_BYTES for error in refused), [len(e) for e in refused]
+    assert "uri is 1,000,026 characters long; at most 1,000 are read" in refused[0]
+    assert "question is 1,000,000 characters long; at most 8,000 are read" in refused[2]
