@@ -432,3 +432,29 @@ def test_a_megabyte_question_is_refused_at_once_in_a_short_answer(url, ada):
     assert result.structured_content["status"] == "INVALID_ARGUMENT"
     assert result.structured_content["errors"] == {"question": ["at most 8000 characters"]}
     assert len(result.model_dump_json()) < 4096
+
+
+@pytest.mark.parametrize(
+    ("message", "refusal"),
+    [
+        (
+            {"jsonrpc": "2.0", "id": 7, "method": "x" * 1_000_000, "params": {}},
+            "The request's method is 1,000,000 characters long; at most 100.",
+        ),
+        (
+            {"jsonrpc": "2.0", "id": "x" * 1_000_000, "method": "tools/list", "params": {}},
+            "The request's id is 1,000,000 characters long; at most 200.",
+        ),
+    ],
+    ids=["method", "id"],
+)
+def test_a_megabyte_method_or_request_id_is_refused_without_being_sent_back(
+    url, ada, message, refusal
+):
+    _, secret = ApiToken.issue(ada, "laptop")
+    session = post(url, INITIALIZE, secret=secret).headers["mcp-session-id"]
+    headers = {"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}
+    response = post(url, message, secret=secret, **headers)
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == refusal
+    assert len(response.content) < 4096
