@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
+from research import bounds
 from research import sources as configured
 from research.artifacts import AskedDimension, Limits, Plan, Question
 from research.providers.search import SourceSpecError, parse_source
@@ -54,11 +55,13 @@ LIMIT_RULES: dict[str, LimitRule] = {
 
 
 class QuestionInvalid(ValueError):
-    """The form cannot become a run. `errors` maps form fields to messages for people."""
+    """The form cannot become a run. `errors` maps form fields to messages for people: a few
+    short ones a field, however much was sent (research.bounds)."""
 
     def __init__(self, errors: dict[str, list[str]]) -> None:
-        self.errors = errors
-        super().__init__(" ".join(m for messages in errors.values() for m in messages))
+        more = gettext("… and %(n)s more problems like these.")
+        self.errors = {name: bounds.listed(list(m), more) for name, m in errors.items()}
+        super().__init__(" ".join(m for messages in self.errors.values() for m in messages))
 
 
 @dataclass(frozen=True)
@@ -92,16 +95,21 @@ def clean_question(form: Submission, trusted_sources: bool = False, owner=None) 
     documents (research.uploads)."""
     errors = _Errors()
     text = _question(form.question or "", errors)
-    given = _options(list(form.options), text, errors)
-    dims = _dimensions(list(form.dimensions), errors)
+    # A question is read only once its length is known to be fine: reading takes time, and
+    # a surface must answer a too-long question at once. It is read as the plan reads it,
+    # with its spaces and line breaks made single spaces.
+    reading = "" if "question" in errors.by_field else " ".join(text.split())
+    names = _bounded_names(form, errors)
+    given = _options(names["options"], reading, errors)
+    dims = _dimensions(names["dimensions"], errors)
     preset_name = _preset(form.preset or "", dims, errors)
-    read = _with_question_dimensions(text, given, dims, errors)
+    read = _with_question_dimensions(reading, given, dims, errors)
     if read and not dims:
         # The question's own dimensions won: only a preset the person chose is named as set
         # aside, never the default.
         preset_name = preset_name if (form.preset or "").strip() else ""
     dims = read
-    specs = _sources(list(form.sources), trusted_sources, errors, owner)
+    specs = _sources(names["sources"], trusted_sources, errors, owner)
     cleaned_limits = _limits(dict(form.limits or {}), errors)
     if errors.by_field:
         raise QuestionInvalid(errors.by_field)
@@ -121,20 +129,70 @@ def clean_question(form: Submission, trusted_sources: bool = False, owner=None) 
 
 
 def _question(question: str, errors: _Errors) -> str:
+    if len(question) > bounds.QUESTION_CHARS:
+        # Too long even counted as typed: not even its spaces are looked at.
+        errors.add("question", _too_long(len(question)))
+        return ""
     text = question.strip()
     length = len(" ".join(text.split()))
     if not length:
         errors.add("question", gettext("The question is empty: say what you need to decide."))
     elif length > MAX_QUESTION_CHARS:
-        errors.add(
-            "question",
-            gettext(
-                "The question is %(length)s characters long; keep it to %(max)s or fewer and "
-                "leave background to the sources."
-            )
-            % {"length": f"{length:,}", "max": f"{MAX_QUESTION_CHARS:,}"},
-        )
+        errors.add("question", _too_long(length))
     return text
+
+
+def _too_long(length: int) -> str:
+    return gettext(
+        "The question is %(length)s characters long; keep it to %(max)s or fewer and "
+        "leave background to the sources."
+    ) % {"length": f"{length:,}", "max": f"{MAX_QUESTION_CHARS:,}"}
+
+
+_LISTS = {
+    "options": gettext_lazy("options"),
+    "dimensions": gettext_lazy("dimensions"),
+    "sources": gettext_lazy("sources"),
+}
+
+
+def _bounded_names(form: Submission, errors: _Errors) -> dict[str, list[Any]]:
+    """The options, dimension rows and sources, each list refused whole when it is longer
+    than any question needs, and each name or weight over its bound refused unread."""
+    lists: dict[str, list[Any]] = {}
+    for field_name, rows in (
+        ("options", form.options),
+        ("dimensions", form.dimensions),
+        ("sources", form.sources),
+    ):
+        rows = list(rows or ())
+        if len(rows) > bounds.NAMES:
+            errors.add(
+                field_name,
+                gettext("%(n)s %(what)s are far too many: give at most %(max)d.")
+                % {"n": f"{len(rows):,}", "what": _LISTS[field_name], "max": bounds.NAMES},
+            )
+            rows = []
+        lists[field_name] = [row for row in rows if _fits(field_name, row, errors)]
+    return lists
+
+
+def _fits(field_name: str, row: Any, errors: _Errors) -> bool:
+    if isinstance(row, Mapping):
+        values = [(row.get("name"), bounds.NAME_CHARS), (row.get("weight"), bounds.WEIGHT_CHARS)]
+    elif field_name == "dimensions" and isinstance(row, tuple | list) and len(row) == 2:
+        values = [(row[0], bounds.NAME_CHARS), (row[1], bounds.WEIGHT_CHARS)]
+    else:
+        values = [(row, bounds.NAME_CHARS)]
+    for value, most in values:
+        if value is not None and len(str(value)) > most:
+            errors.add(
+                field_name,
+                gettext("%(value)s is %(n)s characters long; at most %(max)s are read.")
+                % {"value": bounds.quoted(value), "n": f"{len(str(value)):,}", "max": most},
+            )
+            return False
+    return True
 
 
 def _options(given: list[str], question: str, errors: _Errors) -> list[str]:
@@ -152,7 +210,7 @@ def _options(given: list[str], question: str, errors: _Errors) -> list[str]:
     if len(names) < MIN_OPTIONS:
         errors.add(
             "options",
-            gettext("Name at least two options to compare; got only %r.") % names[0],
+            gettext("Name at least two options to compare; got only %s.") % bounds.quoted(names[0]),
         )
     elif len(names) > MAX_OPTIONS:
         errors.add(
@@ -166,11 +224,11 @@ def _options(given: list[str], question: str, errors: _Errors) -> list[str]:
 
 _NAME_WORDS = {
     "option": {
-        "long": gettext_lazy("The option %(name)s… is longer than %(max)d characters."),
+        "long": gettext_lazy("The option %(name)s is longer than %(max)d characters."),
         "twice": gettext_lazy("The option %(name)s is listed twice."),
     },
     "dimension": {
-        "long": gettext_lazy("The dimension %(name)s… is longer than %(max)d characters."),
+        "long": gettext_lazy("The dimension %(name)s is longer than %(max)d characters."),
         "twice": gettext_lazy("The dimension %(name)s is listed twice."),
     },
 }
@@ -182,10 +240,10 @@ def _names_checks(what: str, names: list[str], errors: _Errors, field_name: str)
         if len(name) > MAX_NAME_CHARS:
             errors.add(
                 field_name,
-                _NAME_WORDS[what]["long"] % {"name": repr(name[:40]), "max": MAX_NAME_CHARS},
+                _NAME_WORDS[what]["long"] % {"name": bounds.quoted(name), "max": MAX_NAME_CHARS},
             )
         if name.casefold() in seen:
-            errors.add(field_name, _NAME_WORDS[what]["twice"] % {"name": repr(name)})
+            errors.add(field_name, _NAME_WORDS[what]["twice"] % {"name": bounds.quoted(name)})
         seen.add(name.casefold())
 
 
@@ -201,7 +259,10 @@ def _dimensions(rows: list[Any], errors: _Errors) -> list[AskedDimension]:
         if not name and blank_weight:
             continue  # an empty row of the form
         if not name:
-            errors.add("dimensions", gettext("A dimension with weight %s has no name.") % weight)
+            errors.add(
+                "dimensions",
+                gettext("A dimension with weight %s has no name.") % bounds.cut(weight),
+            )
             continue
         value = 1.0 if blank_weight else _weight(weight, name, errors)
         if value is not None:
@@ -229,8 +290,8 @@ def _weight(raw: Any, name: str, errors: _Errors) -> float | None:
         return value
     errors.add(
         "dimensions",
-        gettext("The weight of %(name)r must be a number above 0, like 0.3 or 30%%; got %(raw)r.")
-        % {"name": name, "raw": raw},
+        gettext("The weight of %(name)s must be a number above 0, like 0.3 or 30%%; got %(raw)s.")
+        % {"name": bounds.quoted(name), "raw": bounds.quoted(raw)},
     )
     return None
 
@@ -265,8 +326,8 @@ def _preset(preset: str, dims: list[AskedDimension], errors: _Errors) -> str:
         )
         errors.add(
             "dimensions",
-            gettext("Unknown preset %(preset)r: choose %(choices)s.")
-            % {"preset": preset, "choices": choices},
+            gettext("Unknown preset %(preset)s: choose %(choices)s.")
+            % {"preset": bounds.quoted(preset), "choices": choices},
         )
         return ""
     if dims:
@@ -317,7 +378,8 @@ def _allowed(names: list[str], errors: _Errors, owner=None) -> list[str] | None:
         for name in exc.names:
             errors.add(
                 "sources",
-                gettext("Unknown source %(name)r: %(choose)s.") % {"name": name, "choose": choose},
+                gettext("Unknown source %(name)s: %(choose)s.")
+                % {"name": bounds.quoted(name), "choose": choose},
             )
         return None
 
@@ -360,20 +422,20 @@ def _limits(given: dict[str, Any], errors: _Errors) -> dict[str, int]:
             known = ", ".join(LIMIT_RULES)
             errors.add(
                 "limits",
-                gettext("%(key)r is not a limit that can be set; use %(known)s.")
-                % {"key": key, "known": known},
+                gettext("%(key)s is not a limit that can be set; use %(known)s.")
+                % {"key": bounds.quoted(key), "known": known},
             )
             continue
         value = _whole(raw)
         if value is None or not rule.minimum <= value <= rule.maximum:
             errors.add(
                 "limits",
-                gettext("%(label)s must be a whole number from %(min)s to %(max)s; got %(raw)r.")
+                gettext("%(label)s must be a whole number from %(min)s to %(max)s; got %(raw)s.")
                 % {
                     "label": rule.label,
                     "min": f"{rule.minimum:,}",
                     "max": f"{rule.maximum:,}",
-                    "raw": raw,
+                    "raw": bounds.quoted(raw),
                 },
             )
             continue
@@ -399,7 +461,8 @@ def _whole(raw: Any) -> int | None:
     if isinstance(raw, int):
         return raw
     text = str(raw).strip().replace(",", "").replace("_", "")
-    return int(text) if text.lstrip("-").isdigit() else None
+    # No limit has more than a few digits; int() of thousands of them would refuse anyway.
+    return int(text) if text.lstrip("-").isdigit() and len(text) <= 12 else None
 
 
 def default_limits() -> Limits:
@@ -443,7 +506,8 @@ def read_question(text: str) -> dict[str, Any]:
     """The options and dimensions a question names, by the rules clean_question applies,
     for the form to fill its rows from as the person types: dimensions with their share in
     percent, and a message for each part that is named but cannot be read."""
-    text = " ".join(text.split())[:MAX_QUESTION_CHARS]
+    # Only what a question may hold is read: the form refuses the rest when it is sent.
+    text = " ".join(text[: bounds.QUESTION_CHARS].split())[:MAX_QUESTION_CHARS]
     options = extract_options(text) if text else []
     read = read_dimensions(text, options)
     total = sum(weight for _, weight in read.dimensions) or 1.0

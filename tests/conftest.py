@@ -39,6 +39,20 @@ def runs_dir(tmp_path: Path, settings) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def own_var_dir(tmp_path: Path, settings) -> Path:
+    """Every test keeps its server state (uploaded documents, caches, the operator's MCP
+    sources file) in its own folder, never in ./var: what someone did with `make run` on
+    this machine must not change what a test sees. Tests that need a `var` folder of their
+    own still set VAR_DIR themselves."""
+    path = tmp_path / "test-var"
+    path.mkdir()
+    settings.VAR_DIR = path
+    settings.PRIMARY_CACHE_DIR = path / "primary-cache"
+    settings.MCP_SOURCES_FILE = path / "mcp_sources.json"
+    return path
+
+
+@pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, settings) -> None:
     """The file cache (the sign-in throttle's counters) in the test's own folder, never in
     ./var where tests running in parallel would add up each other's failed sign-ins."""

@@ -55,7 +55,7 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
-from research import events, selectors
+from research import bounds, events, selectors
 from research.artifacts import STAGES
 from research.events import RunEvent
 from research.mcp.arguments import RunId
@@ -177,10 +177,10 @@ class Sessions:
         if uri == RUNS_URI:
             return
         if not uri.startswith(f"{SCHEME}/"):
-            raise MCPError(INVALID_PARAMS, f"not a run resource: {uri!r}")
+            raise MCPError(INVALID_PARAMS, f"not a run resource: {bounds.quoted(uri, 200)}")
         run_id, _, name = uri.removeprefix(f"{SCHEME}/").partition("/")
         if not readable(name):
-            raise MCPError(INVALID_PARAMS, f"not a run resource: {uri!r}")
+            raise MCPError(INVALID_PARAMS, f"not a run resource: {bounds.quoted(uri, 200)}")
         try:
             owned_run(self.user, run_id)
         except LookupError as exc:

@@ -114,6 +114,8 @@ class McpEndpoint:
         if refusal is None:
             body, receive, refusal = await _buffer_body(scope, receive)
         if refusal is None:
+            refusal = _oversized_envelope(body)
+        if refusal is None:
             refusal = self._rate_limit(token, body)
         if refusal is not None:
             await refusal(scope, receive, send)
@@ -331,6 +333,22 @@ def _messages(body: bytes) -> list[dict[str, Any]]:
     except (ValueError, UnicodeDecodeError, RecursionError):
         return []  # the SDK answers it with a parse error (deep nesting included)
     return [parsed] if isinstance(parsed, dict) else []
+
+
+# A method name or request id longer than any this server knows or gives: the answer would
+# repeat it (an unknown method's error names it; every answer carries its request's id).
+METHOD_CHARS = 100
+ID_CHARS = 200
+
+
+def _oversized_envelope(body: bytes) -> Response | None:
+    for message in _messages(body):
+        for key, most in (("method", METHOD_CHARS), ("id", ID_CHARS)):
+            value = message.get(key)
+            if isinstance(value, str) and len(value) > most:
+                text = f"The request's {key} is {len(value):,} characters long; at most {most}."
+                return _error(400, INVALID_REQUEST, text)
+    return None
 
 
 def tool_calls(body: bytes) -> int:

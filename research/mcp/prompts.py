@@ -12,6 +12,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, GetPromptRequestParams
 
+from research import bounds
 from research.mcp.common import artifact_uri
 from research.mcp.gating import STAGE_TOOLS
 from research.names import PROMPT_ARTIFACTS, stage_id, stage_label
@@ -60,7 +61,7 @@ def register_prompts(server: MCPServer) -> None:
         if missing:
             raise MCPError(
                 INVALID_PARAMS,
-                f"prompt {params.name!r} needs {' and '.join(missing)}: pass "
+                f"prompt {bounds.quoted(params.name)} needs {' and '.join(missing)}: pass "
                 f"{', '.join(ARGUMENTS)} as arguments",
             )
         return await answer(ctx, params)

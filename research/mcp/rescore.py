@@ -10,8 +10,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from research import selectors, services
-from research.mcp.arguments import RunId
+from research import bounds, selectors, services
+from research.mcp.arguments import Name, RunId
 from research.mcp.common import (
     DAMAGED,
     INVALID,
@@ -28,11 +28,12 @@ from research.outcomes import Outcome
 from research.store import ArtifactDamaged, StoreError, readers, store_for
 
 Weights = Annotated[
-    dict[str, float],
+    dict[Name, float],
     Field(
+        max_length=bounds.NAMES,
         description="The new weight of each dimension, by the dimension's name as the run has "
         "it, e.g. {'licence risk': 3, 'cost': 1}; weights are relative and must be above 0. "
-        "Give one for every dimension of the run."
+        "Give one for every dimension of the run.",
     ),
 ]
 
@@ -124,8 +125,9 @@ def register_rescore_tool(server: MCPServer, user) -> None:
 OtherRunId = Annotated[
     str,
     Field(
+        max_length=bounds.RUN_ID_CHARS,
         description="The id of the later run to compare with run_id, e.g. one started by "
-        "asking the same question again."
+        "asking the same question again.",
     ),
 ]
 

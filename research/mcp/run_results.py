@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from research import bounds
 from research.mcp.common import NO_RECOMMENDATION_REASON, WITHHELD
 from research.models import StageRun
 
@@ -29,7 +30,10 @@ TextLength = Annotated[
 class DimensionInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(description="What to weigh the options on, e.g. 'licence risk'.")
+    name: str = Field(
+        max_length=bounds.NAME_CHARS,
+        description="What to weigh the options on, e.g. 'licence risk'.",
+    )
     weight: float = Field(
         1.0,
         gt=0,

@@ -18,10 +18,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from research import selectors, services
+from research import bounds, selectors, services
 from research import sources as configured
 from research.artifacts import Question
-from research.mcp.arguments import RunId, StartIndex
+from research.mcp.arguments import Names, RunId, StartIndex
 from research.mcp.common import (
     ARTIFACTS,
     DAMAGED,
@@ -70,13 +70,14 @@ POLL_SECONDS = 1.0  # how often `research` looks at its run while it waits
 QuestionText = Annotated[
     str,
     Field(
+        max_length=bounds.QUESTION_CHARS,
         description="The decision to research, in a sentence, e.g. 'For our notes app, choose "
         "between Quillsync, Loamdb and Tessera'. The options may be named in it ('A vs B', "
-        "'between A, B and C') or given in `options`."
+        "'between A, B and C') or given in `options`.",
     ),
 ]
 Options = Annotated[
-    list[str] | None,
+    Names | None,
     Field(
         description="The options to compare (2 or more); leave out to read them from the question."
     ),
@@ -84,23 +85,25 @@ Options = Annotated[
 Dimensions = Annotated[
     list[DimensionInput] | None,
     Field(
+        max_length=bounds.NAMES,
         description="What to weigh the options on, each with a weight; leave out to read them "
         "from the question ('weighing A, B and C', 'A matters most, then B'), or, when it "
-        "names none, to use `preset`."
+        "names none, to use `preset`.",
     ),
 ]
 Preset = Annotated[
     str,
     Field(
+        max_length=bounds.NAME_CHARS,
         description="Dimensions to use when `dimensions` is left out: 'tech' (cost, learning "
         "curve, community activity, extensibility, risk) or 'procurement' (price, delivery "
         "time, after-sales support, compliance, replaceability) or 'clinical' (efficacy, "
         "safety, trial results, cost; also asks ClinicalTrials.gov and Europe PMC). Empty: "
-        "the default."
+        "the default.",
     ),
 ]
 SourceNames = Annotated[
-    list[str] | None,
+    Names | None,
     Field(description="Names of sources to search, from list_sources; leave out for the defaults."),
 ]
 
@@ -554,8 +557,9 @@ def register_run_tools(server: MCPServer, user, reporter: Callable[[Context], Re
         name: Annotated[
             str,
             Field(
+                max_length=bounds.NAME_CHARS,
                 description=f"The artifact's name, e.g. round_0_plan.json, {LOG} or "
-                f"{PAGES_DIR}/s1.md."
+                f"{PAGES_DIR}/s1.md.",
             ),
         ],
         start_index: StartIndex = 0,

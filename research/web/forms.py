@@ -16,6 +16,7 @@ from django.conf import settings
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 
+from research import bounds
 from research.questions import LIMIT_RULES, Submission
 from research.sources import KIND_LABELS, kind_of
 from research.stages.plan import DEFAULT_PRESET, PRESETS
@@ -105,13 +106,15 @@ class QuestionForm:
 
     # --- what the template shows --------------------------------------------------------
 
+    # What was typed is shown again to be corrected, but no more of it than a form takes:
+    # a page never grows with what was sent.
     @property
     def question(self) -> str:
-        return self.data.get("question", "")
+        return self.data.get("question", "")[: bounds.QUESTION_CHARS]
 
     @property
     def options(self) -> str:
-        return self.data.get("options", "")
+        return self.data.get("options", "")[: bounds.NAMES * bounds.NAME_CHARS]
 
     @property
     def preset(self) -> str:

@@ -170,3 +170,16 @@ def test_bench_chord_refuses_fewer_than_two_pages():
 
     with pytest.raises(CommandError, match="at least 2 pages"):
         call_command("bench", chord=1, stdout=io.StringIO())
+
+
+def test_bench_prints_question_reading_times_at_each_multiple_of_the_longest_question():
+    out = io.StringIO()
+    call_command("bench", questions=[1, 2], stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "question reading, fastest of 3: 1x (2,000 chars) | 2x (4,000 chars)"
+    rows = [
+        re.fullmatch(r"  (.+?) +([\d.]+) ms \( +1\.0x\) \| +([\d.]+) ms \( *[\d.]+x\)", line)
+        for line in lines[1:]
+    ]
+    assert all(rows), lines
+    assert {row.group(1) for row in rows} >= {"one letter", "ranking", "Chinese list"}

@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from research.models import Run
 from research.questions import QuestionInvalid, Submission, clean_question
 from research.runs import tasks
 from research.store import store_for
+from tools.bench.question_reading import shaped
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "notes_en"
 LOCAL = f"local:{CORPUS}"
@@ -200,6 +202,22 @@ def test_bad_input_is_refused_with_a_one_line_message(args, message, runs_dir, a
     assert message in text
     assert "\n" not in text
     assert list(runs_dir.iterdir()) == [], "a refused command must not start a run"
+
+
+@pytest.mark.serial  # it times itself
+@pytest.mark.django_db
+def test_a_megabyte_question_is_refused_at_once_in_one_short_line(runs_dir, admin_user):
+    question = shaped("one clause", 1_000_000)  # read from every character, it took minutes
+    dimensions = [arg for i in range(1_000) for arg in ("--dimension", f"d{i}:1")]
+    start = time.perf_counter()
+    with pytest.raises(CommandError) as caught:
+        research(question, *dimensions, "--source", LOCAL)
+    assert time.perf_counter() - start < 1.0
+    text = str(caught.value)
+    assert text.startswith("The question is 1,000,000 characters long; keep it to 2,000")
+    assert "1,000 dimensions are far too many: give at most 50." in text
+    assert len(text) < 1_000
+    assert list(runs_dir.iterdir()) == []
 
 
 def manage(

@@ -48,3 +48,27 @@ def test_a_source_of_unknown_kind_is_a_configuration_error(settings):
     settings.SOURCES = {"wiki": "confluence:https://wiki"}
     with pytest.raises(ImproperlyConfigured, match="unknown kind 'confluence'"):
         sources.configured_sources()
+
+
+def test_a_document_uploaded_to_the_real_var_folder_is_not_offered_to_a_test(ada, settings):
+    """Someone's `make run` upload in ./var/uploads must not change what tests see."""
+    import shutil
+
+    import research.settings as configured_settings
+    from research import uploads
+
+    real_uploads = configured_settings.VAR_DIR / "uploads"
+    made = real_uploads if not real_uploads.exists() else real_uploads / str(ada.pk)
+    made = made if not made.exists() else None
+    (real_uploads / str(ada.pk)).mkdir(parents=True, exist_ok=True)
+    planted = real_uploads / str(ada.pk) / f"planted-by-a-test-{id(settings)}.md"
+    planted.write_text("# Quillsync\nQuillsync is cheap.\n", encoding="utf-8")
+    try:
+        assert uploads.documents(ada) == []
+        assert [c.name for c in sources.available_sources(ada)] == [
+            c.name for c in sources.available_sources(None)
+        ]
+    finally:
+        planted.unlink()
+        if made is not None:
+            shutil.rmtree(made)

@@ -31,6 +31,11 @@ for whole runs in LLM mode against the stub endpoint, with the configured limits
 and Chinese notes corpora the tests use, and over a local web of full-length pages that
 fills the limits.
 
+`python manage.py bench --questions`: the time to read a question (its options and
+dimensions) at 1, 4 and 16 times the longest question allowed, on text shaped to be read
+slowly, and each as a multiple of the first (tools.bench.question_reading): every figure
+should stay near its multiple of length, never its square.
+
 The harnesses live in tools/bench, outside the product, and are imported only here, when
 the command runs.
 """
@@ -79,6 +84,15 @@ class Command(BaseCommand):
             metavar="N",
             help="the numbers of worker processes --chord times (default 1 2 3)",
         )
+        parser.add_argument(
+            "--questions",
+            nargs="*",
+            type=int,
+            default=None,
+            metavar="MULTIPLE",
+            help="instead: time reading hostile questions at each multiple of the longest "
+            "question allowed (default 1 4 16)",
+        )
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
         parser.add_argument(
@@ -120,6 +134,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["questions"] is not None:
+            from tools.bench.question_reading import MULTIPLES, QuestionReadingBench
+
+            multiples = opts["questions"] or MULTIPLES
+            if min(multiples) < 1:
+                raise CommandError("--questions needs multiples of 1 or more")
+            QuestionReadingBench(self.stdout.write).run(multiples)
+            return
         if opts["llm"]:
             from tools.bench.model_tokens import bench_tokens
 

@@ -11,7 +11,8 @@ from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from research.mcp.arguments import RunId, StartIndex
+from research import bounds
+from research.mcp.arguments import Names, RunId, StartIndex
 from research.mcp.common import (
     INVALID,
     READ_ONLY,
@@ -60,11 +61,18 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def search_engine_query(
-        query: Annotated[str, Field(description="The search query, e.g. 'Quillsync licence'.")],
+        query: Annotated[
+            str,
+            Field(
+                max_length=bounds.QUERY_CHARS,
+                description="The search query, e.g. 'Quillsync licence'.",
+            ),
+        ],
         source: Annotated[
             str,
             Field(
-                description="One source's name, from list_sources; empty for the default sources."
+                max_length=bounds.NAME_CHARS,
+                description="One source's name, from list_sources; empty for the default sources.",
             ),
         ] = "",
         max_results: Annotated[
@@ -96,7 +104,10 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
     async def chunk_filter_candidates(
         run_id: Annotated[
             str,
-            Field(description="A run whose retrieved candidates to judge (or give candidates)."),
+            Field(
+                max_length=bounds.RUN_ID_CHARS,
+                description="A run whose retrieved candidates to judge (or give candidates).",
+            ),
         ] = "",
         candidates: Annotated[
             list[CandidateIn] | None,
@@ -107,13 +118,17 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
             ),
         ] = None,
         question: Annotated[
-            str, Field(description="With candidates: the decision question they are for.")
+            str,
+            Field(
+                max_length=bounds.QUESTION_CHARS,
+                description="With candidates: the decision question they are for.",
+            ),
         ] = "",
         options: Annotated[
-            list[str] | None, Field(description="With candidates: the options being compared.")
+            Names | None, Field(description="With candidates: the options being compared.")
         ] = None,
         dimensions: Annotated[
-            list[str] | None,
+            Names | None,
             Field(description="With candidates: the dimensions, by name (optional)."),
         ] = None,
         max_kept: Annotated[
@@ -149,7 +164,9 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
         annotations=READ_ONLY,
     )
     async def page_fetch_markdown(
-        url: Annotated[str, Field(description="The page's http(s) address.")],
+        url: Annotated[
+            str, Field(max_length=bounds.URL_CHARS, description="The page's http(s) address.")
+        ],
         start_index: StartIndex = 0,
         max_length: Annotated[
             int,
@@ -180,11 +197,18 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
     )
     async def extract_key_points(
         run_id: Annotated[
-            str, Field(description="A run whose stored page to read (with source_id), or empty.")
+            str,
+            Field(
+                max_length=bounds.RUN_ID_CHARS,
+                description="A run whose stored page to read (with source_id), or empty.",
+            ),
         ] = "",
         source_id: Annotated[
             str,
-            Field(description="With run_id: the page's source id, e.g. s1 (round_3_notes.json)."),
+            Field(
+                max_length=bounds.NAME_CHARS,
+                description="With run_id: the page's source id, e.g. s1 (round_3_notes.json).",
+            ),
         ] = "",
         text: Annotated[
             str,
@@ -194,10 +218,10 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
             ),
         ] = "",
         options: Annotated[
-            list[str] | None, Field(description="With text: the options the key points are about.")
+            Names | None, Field(description="With text: the options the key points are about.")
         ] = None,
         dimensions: Annotated[
-            list[str] | None, Field(description="With text: the dimensions, by name (optional).")
+            Names | None, Field(description="With text: the dimensions, by name (optional).")
         ] = None,
         limit: Annotated[
             int,

@@ -8,6 +8,7 @@ from typing import Any
 from mcp_types import CallToolResult
 from pydantic import BaseModel, ConfigDict, Field
 
+from research import bounds
 from research.artifacts import (
     Assessment,
     CellRef,
@@ -65,10 +66,18 @@ class SearchResults(BaseModel):
 class CandidateIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(description="The candidate page's http(s) address.")
-    title: str = Field("", description="Its title, as the search gave it.")
-    snippet: str = Field("", description="The search's snippet of it.")
-    published: str | None = Field(None, description="ISO date (YYYY-MM-DD) when known")
+    url: str = Field(
+        max_length=bounds.URL_CHARS, description="The candidate page's http(s) address."
+    )
+    title: str = Field(
+        "", max_length=bounds.SNIPPET_CHARS, description="Its title, as the search gave it."
+    )
+    snippet: str = Field(
+        "", max_length=bounds.SNIPPET_CHARS, description="The search's snippet of it."
+    )
+    published: str | None = Field(
+        None, max_length=bounds.DATE_CHARS, description="ISO date (YYYY-MM-DD) when known"
+    )
 
 
 class KeptOut(BaseModel):

@@ -44,19 +44,25 @@ _EN_CUE = re.compile(
     re.IGNORECASE,
 )
 
-_EN_COMPARE_ON = re.compile(r"\bcompar(?:e|ing)\b.+?\s(?:on|by)\s+(.+)", re.IGNORECASE)
+_EN_COMPARE = re.compile(r"\bcompar(?:e|ing)\b", re.IGNORECASE)
+
+_EN_COMPARE_ON = re.compile(_EN_COMPARE.pattern + r".+?\s(?:on|by)\s+(.+)", re.IGNORECASE)
 
 _ZH_CUE = re.compile(
     r"(?:综合考虑|重点考虑|主要考虑|考虑到|考虑|权衡|兼顾|看重|关注|侧重|衡量|"
     r"(?:评估|评价|比较)?(?:维度|标准|指标)(?:是|为|包括|有)?)[：:\s]*(.+)"
 )
 
+# A count of aspects ("十二个") is a short numeral: unbounded, it would be read again from
+# every character the lazy list before it grows by.
 _ZH_FROM_ASPECTS = re.compile(
-    r"从\s*(.+?)\s*(?:等)?\s*(?:[几两二三四五六七八九十\d]+\s*个)?\s*(?:方面|角度|维度)"
+    r"从\s*(.+?)\s*(?:等)?\s*(?:[几两二三四五六七八九十\d]{1,8}\s*个)?\s*(?:方面|角度|维度)"
 )
 
+# The count starts where its numeral does, never inside it.
 _ZH_TAIL = re.compile(
-    r"(?:等)?(?:[这那]?[几两二三四五六七八九十\d]+\s*个)?(?:方面|因素|角度|维度|指标)?"
+    r"(?:等)?(?:[这那]?(?<![几两二三四五六七八九十\d])[几两二三四五六七八九十\d]+\s*个)?"
+    r"(?:方面|因素|角度|维度|指标)?"
     r"(?:来|去|上|中)?(?:看|考虑|比较|对比|评估|选择|选|决定|判断)?$"
 )
 
@@ -66,7 +72,15 @@ _EN_LEAD = frozenset(
     very much most more""".split()
 )
 
-_PERCENT = r"(\d+(?:\.\d+)?)\s*[%％]"
+# A share starts where its digits do (never inside them), so a long run of digits is read
+# once, not once from each digit.
+_PERCENT = r"(?<!\d)(\d+(?:\.\d+)?)\s*[%％]"
+
+# The ranking patterns below start only where a clause starts (the text's start or just
+# after punctuation): a match found from inside a clause is found from its start too, and a
+# clause that has none is then scanned once rather than once from each of its characters.
+_EN_CLAUSE_START = r"(?:^|(?<=[,;:.!?]))"
+_ZH_CLAUSE_START = r"(?:^|(?<=[，,。；;：:！？!?]))"
 
 _ZH_SHARE = re.compile(
     r"([\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9 ]{0,20}?)\s*"
@@ -84,38 +98,45 @@ _EN_SHARE_FOR = re.compile(
 )
 
 _EN_MOST = re.compile(
-    r"([^,;:.!?]+?)\s+(?:matters?|mattering|counts?|weighs?|is|are)\s+(?:the\s+)?most"
-    r"(?:\s+important)?\b(.*)",
+    _EN_CLAUSE_START + r"([^,;:.!?]+?)\s+(?:matters?|mattering|counts?|weighs?|is|are)\s+"
+    r"(?:the\s+)?most(?:\s+important)?\b(.*)",
     re.IGNORECASE,
 )
 
+# The name after "first" is bounded (a longer one is a misread anyway), so that each of many
+# "first"s in one clause reads on only so far.
 _EN_MOST_FIRST = re.compile(
     r"(?<![\w-])(?:most\s+important(?:ly)?(?:\s+is|\s+are)?|above\s+all|first(?:ly)?|"
     r"first\s+of\s+all)"
-    r"[\s,:]+([^,;:.!?]+?)(?=\s*(?:,|;|\.|$|\bthen\b|\bfollowed\b))(.*)",
+    rf"[\s,:]+([^,;:.!?]{{1,{2 * MAX_NAME_CHARS}}}?)(?=\s*(?:,|;|\.|$|\bthen\b|\bfollowed\b))(.*)",
     re.IGNORECASE,
 )
 
 _EN_MORE_THAN = re.compile(
-    r"([^,;:.!?]+?)\s+(?:matters?|counts?|is|are)\s+more(?:\s+important)?\s+than\s+"
-    r"([^,;:.!?]+)",
+    _EN_CLAUSE_START + r"([^,;:.!?]+?)\s+(?:matters?|counts?|is|are)\s+more(?:\s+important)?"
+    r"\s+than\s+([^,;:.!?]+)",
     re.IGNORECASE,
 )
 
 _EN_NEXT = re.compile(r"\b(?:and\s+)?(?:then|followed\s+by|next|after\s+that)\b", re.IGNORECASE)
 
 _ZH_MOST = re.compile(
-    r"([^，,。；;：:！？!?]+?)\s*(?:是)?(?:最重要|最关键|最为重要|优先|第一位|放在首位|是首要)"
-    r"(?:的)?(.*)"
+    _ZH_CLAUSE_START + r"([^，,。；;：:！？!?]+?)\s*(?:是)?"
+    r"(?:最重要|最关键|最为重要|优先|第一位|放在首位|是首要)(?:的)?(.*)"
 )
 
 _ZH_FIRST = re.compile(r"首先(?:是|看|考虑)?\s*([^，,。；;：:！？!?]+)(.*)")
 
 _ZH_NEXT = re.compile(r"(?:其次|再次|然后|再者|最后)(?:是|看|考虑|才是)?")
 
+# Tried on one clause at a time, from its start or just after a 比 (research.stages.plan
+# reads a clause's last "重要" first, so a clause with many 比 and none after is read once).
 _ZH_MORE_THAN = re.compile(
-    r"([^，,。；;：:！？!?比]+?)\s*比\s*([^，,。；;：:！？!?]+?)\s*(?:更|还)?(?:重要|关键)"
+    r"(?:^|(?<=比))([^，,。；;：:！？!?比]+?)\s*比\s*([^，,。；;：:！？!?]+?)\s*(?:更|还)?"
+    r"(?:重要|关键)"
 )
+
+_ZH_CLAUSE = re.compile(r"[^，,。；;：:！？!?]+")
 
 
 @dataclass
@@ -154,12 +175,10 @@ def read_dimensions(question: str, options: Sequence[str] = ()) -> ReadDimension
 
 def _listed(text: str, zh: bool) -> tuple[list[str], str]:
     if zh:
-        for pattern in (_ZH_FROM_ASPECTS, _ZH_CUE):
-            match = pattern.search(text)
+        for match in (_at_first(_ZH_FROM_ASPECTS, text, "从"), _ZH_CUE.search(text)):
             if match:
                 return _zh_items(match.group(1)), match.group(0)[:24]
-    for pattern in (_EN_CUE, _EN_COMPARE_ON):
-        match = pattern.search(text)
+    for match in (_EN_CUE.search(text), _at_first(_EN_COMPARE_ON, text, _EN_COMPARE)):
         if match:
             cue = match.group(0)[: match.start(1) - match.start(0)].strip()
             return _en_items(match.group(1)), cue
@@ -169,7 +188,7 @@ def _listed(text: str, zh: bool) -> tuple[list[str], str]:
 def _ranked(text: str, zh: bool) -> tuple[list[list[str]], str]:
     """Groups in order of importance: [["cost"], ["risk"]] for "cost matters most, then risk"."""
     if zh:
-        match = _ZH_MORE_THAN.search(text)
+        match = _zh_more_than(text)
         if match:
             return [[_zh_name(match.group(1))], [_zh_name(match.group(2))]], "比…更重要"
         for pattern, cue in ((_ZH_FIRST, "首先"), (_ZH_MOST, "最重要")):
@@ -191,8 +210,33 @@ def _ranked(text: str, zh: bool) -> tuple[list[list[str]], str]:
     return [], ""
 
 
+def _at_first(pattern: re.Pattern[str], text: str, lead: str | re.Pattern[str]):
+    """`pattern` matched where `lead` first occurs, for patterns that, failing there, fail at
+    every later `lead` too: only the first is tried, so the text is read once."""
+    start = text.find(lead) if isinstance(lead, str) else _start_of(lead.search(text))
+    return pattern.match(text, start) if start >= 0 else None
+
+
+def _start_of(match: re.Match[str] | None) -> int:
+    return match.start() if match else -1
+
+
+def _zh_more_than(text: str) -> re.Match[str] | None:
+    """ "A 比 B 更重要" in the first clause that says it. A clause is read only up to its last
+    重要 or 关键, where any such match ends."""
+    for clause in _ZH_CLAUSE.findall(text):
+        end = max(clause.rfind("重要"), clause.rfind("关键")) + 2
+        if end > 1 and "比" in clause[:end]:
+            match = _ZH_MORE_THAN.search(clause[:end])
+            if match:
+                return match
+    return None
+
+
 def _shares(text: str, zh: bool) -> tuple[dict[str, float], str]:
     found: dict[str, float] = {}
+    if "%" not in text and "％" not in text:
+        return found, ""  # every share names its percent; the patterns need not try
     if zh:
         for match in _ZH_SHARE.finditer(text):
             found[_zh_name(_zh_after_cue(_zh_last_item(match.group(1))))] = float(match.group(2))
@@ -230,11 +274,12 @@ def _strip_share(item: str) -> str:
 
 def _en_name(item: str) -> str:
     words = item.strip(" \"'“”‘’()[]").rstrip(".,!?").split()
-    while words and words[0].lower() in _EN_LEAD:
-        words.pop(0)
-    while words and words[-1].lower() in _EN_LEAD:
+    first = 0
+    while first < len(words) and words[first].lower() in _EN_LEAD:
+        first += 1
+    while len(words) > first and words[-1].lower() in _EN_LEAD:
         words.pop()
-    name = " ".join(words)
+    name = " ".join(words[first:])
     return name if _plausible(name) else "?" + name
 
 
@@ -243,12 +288,10 @@ def _en_head(text: str) -> str:
     text = re.split(r"[,;:]", text)[-1]
     cue = _EN_CUE.search(text)
     words = (cue.group(1) if cue else text).split()
-    kept: list[str] = []
-    for word in reversed(words):
-        if word.lower() in _EN_LEAD:
-            break
-        kept.insert(0, word)
-    return _en_name(" ".join(kept[-MAX_WORDS:]))
+    start = len(words)
+    while start and words[start - 1].lower() not in _EN_LEAD:
+        start -= 1
+    return _en_name(" ".join(words[max(start, len(words) - MAX_WORDS) :]))
 
 
 def _en_last_item(text: str) -> str:
@@ -317,23 +360,50 @@ def _plausible(name: str) -> bool:
 def _merge(names: list[str], options: Sequence[str]) -> list[str]:
     """In order of first mention, once each, without options or names that mention one.
     A misread name (marked "?") spoils the reading."""
-    if any(n.startswith("?") for n in names if not _names_option(n.lstrip("?"), options)):
+    mentions = _OptionMentions(options)
+    if any(n.startswith("?") for n in names if not mentions.in_(n.lstrip("?"))):
         return []
     kept: dict[str, str] = {}
     for name in names:
-        if name and not _names_option(name, options):
+        if name and not mentions.in_(name):
             kept.setdefault(name.casefold(), name)
     return list(kept.values())
 
 
-def _names_option(name: str, options: Sequence[str]) -> bool:
-    return any(
-        re.search(rf"(?<!\w){re.escape(o)}(?!\w)", name, re.IGNORECASE) for o in options if o
-    )
+class _OptionMentions:
+    """Whether a name mentions one of the options as a whole word. An option is looked for
+    only in names that hold its first word, so that a question reading as hundreds of
+    options and names is not checked name by option."""
+
+    def __init__(self, options: Sequence[str]) -> None:
+        self.by_word: dict[str, list[str]] = {}
+        self.wordless: list[str] = []
+        for option in dict.fromkeys(o for o in options if o):
+            words = _words(option)
+            if words:
+                self.by_word.setdefault(words[0], []).append(option)
+            else:
+                self.wordless.append(option)
+
+    def in_(self, name: str) -> bool:
+        words = dict.fromkeys(_words(name))
+        candidates = [o for w in words for o in self.by_word.get(w, ())] + self.wordless
+        return any(
+            re.search(rf"(?<!\w){re.escape(o)}(?!\w)", name, re.IGNORECASE) for o in candidates
+        )
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> list[str]:
+    """Words folded so that any two IGNORECASE matches fold alike ("İ" and "ı" match "i")."""
+    return _WORD.findall(text.casefold().replace("\u0307", "").replace("ı", "i"))
 
 
 def _only_options(names: list[str], options: Sequence[str]) -> bool:
-    return bool(names) and all(_names_option(n.lstrip("?"), options) for n in names)
+    mentions = _OptionMentions(options)
+    return bool(names) and all(mentions.in_(n.lstrip("?")) for n in names)
 
 
 def _weights(

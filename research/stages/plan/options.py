@@ -116,8 +116,12 @@ def _english_list(span: str) -> list[str]:
     while items and _SHARE.search(items[-1]):
         items.pop()
     # "Which is better, A or B?": a leading item of filler words only is not an option.
-    while len(items) > MIN_OPTIONS and all(w.lower() in _FILLER for w in items[0].split()):
-        items.pop(0)
+    first = 0
+    while len(items) - first > MIN_OPTIONS and all(
+        w.lower() in _FILLER for w in items[first].split()
+    ):
+        first += 1
+    items = items[first:]
     if not items:
         return []
     items[0] = _strip_lead(items[0])
@@ -146,8 +150,10 @@ def _cut_tail(span: str) -> str:
 def _strip_lead(item: str) -> str:
     """Drop "should we use" from "should we use Quillnote", always keeping the last word."""
     words = item.split()
-    while len(words) > 1 and words[0].lower() in _LEAD_FILLER:
-        words.pop(0)
+    first = 0
+    while len(words) - first > 1 and words[first].lower() in _LEAD_FILLER:
+        first += 1
+    words = words[first:]
     if len(words) > 3:
         words = _trailing_names(words)
     return " ".join(words)
@@ -155,12 +161,10 @@ def _strip_lead(item: str) -> str:
 
 def _trailing_names(words: list[str]) -> list[str]:
     """In "we want a notes tool Quillnote", the name is the trailing capitalised run."""
-    run: list[str] = []
-    for word in reversed(words):
-        if not (word[:1].isupper() or word[:1].isdigit()):
-            break
-        run.insert(0, word)
-    return run or words[-1:]
+    start = len(words)
+    while start and (words[start - 1][:1].isupper() or words[start - 1][:1].isdigit()):
+        start -= 1
+    return words[start:] or words[-1:]
 
 
 def _clean(item: str) -> str:
@@ -172,12 +176,30 @@ def _plausible(item: str) -> bool:
 
 
 def _zh_between(question: str) -> list[str]:
-    match = re.search(r"在(.+?)之间", question)
-    return _chinese_list(match.group(1)) if match else []
+    """The span of "在…之间" on the first line that has one. Only the line's first 在 needs
+    trying: when no 之间 follows it, none follows a later one either."""
+    for line in question.splitlines():
+        start = line.find("在")
+        end = line.find("之间", start + 2) if start >= 0 else -1
+        if end >= 0:
+            return _chinese_list(line[start + 1 : end])
+    return []
+
+
+# Anchored at a line's start, so a question without the marker is scanned once, not once
+# from every character; the first line that has the marker matches from its start anyway.
+_ZH_PICK_ONE = re.compile(r"^(.+?)\s*[二两三四五六七八]选一", re.MULTILINE)
+
+
+_ZH_COMPARE = re.compile(
+    # "A 和 B 选哪个": a verb of choosing before 哪个 is not part of the last option.
+    r"^(.+?)\s*(?:对比|比较|相比|(?:选择|选用|选|用|挑|买)?\s*哪一?个|谁更)",
+    re.MULTILINE,
+)
 
 
 def _zh_pick_one(question: str) -> list[str]:
-    match = re.search(r"(.+?)\s*[二两三四五六七八]选一", question)
+    match = _ZH_PICK_ONE.search(question)
     return _chinese_list(_last_clause(match.group(1))) if match else []
 
 
@@ -189,10 +211,7 @@ def _zh_or(question: str) -> list[str]:
 
 
 def _zh_compare(question: str) -> list[str]:
-    # "A 和 B 选哪个": a verb of choosing before 哪个 is not part of the last option.
-    match = re.search(
-        r"(.+?)\s*(?:对比|比较|相比|(?:选择|选用|选|用|挑|买)?\s*哪一?个|谁更)", question
-    )
+    match = _ZH_COMPARE.search(question)
     return _chinese_list(_last_clause(match.group(1))) if match else []
 
 
@@ -216,10 +235,14 @@ def _chinese_list(span: str) -> list[str]:
 def _strip_zh_lead(item: str) -> str:
     """Drop "我们应该用" from "我们应该用飞书". At least two characters stay, so a name that
     starts like a filler word ("用友") keeps its first character."""
-    changed = True
+    start, changed = 0, True
     while changed:
         changed = False
         for filler in _ZH_LEAD_FILLER:
-            if item.startswith(filler) and len(item) - len(filler) >= 2:
-                item, changed = item[len(filler) :].strip(), True
-    return item
+            if item.startswith(filler, start) and len(item) - start - len(filler) >= 2:
+                start += len(filler)
+                # Skip the spaces .strip() would drop, without copying the rest each time.
+                while start < len(item) and item[start].isspace():
+                    start += 1
+                changed = True
+    return item[start:].strip()

@@ -4,6 +4,7 @@ the SDK's streamable HTTP client and by plain HTTP requests."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 
 import anyio
@@ -20,6 +21,7 @@ from research.artifacts import Question
 from research.models import ApiToken, token_digest
 from research.store import store_for
 from tests.processes import ThreadedServer
+from tools.bench.question_reading import shaped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -411,3 +413,48 @@ def test_a_stream_opens_with_a_priming_event_and_the_retry_interval(url, ada):
     assert priming["retry"] == "3000" and priming["id"] and priming.get("data", "") == ""
     answer = [e for e in events if '"serverInfo"' in e]
     assert answer and "id: " in answer[0]  # the answer has an event id to resume after
+
+
+@pytest.mark.serial  # it times itself
+def test_a_megabyte_question_is_refused_at_once_in_a_short_answer(url, ada):
+    _, secret = ApiToken.issue(ada, "laptop")
+    question = shaped("one clause", 1_000_000)  # read from every character, it took minutes
+
+    async def main():
+        async with client(url, secret) as session:
+            start = time.perf_counter()
+            result = await session.call_tool("start_research", {"question": question})
+            return result, time.perf_counter() - start
+
+    result, seconds = anyio.run(main)
+    assert seconds < 1.0
+    assert result.is_error
+    assert result.structured_content["status"] == "INVALID_ARGUMENT"
+    assert result.structured_content["errors"] == {"question": ["at most 8000 characters"]}
+    assert len(result.model_dump_json()) < 4096
+
+
+@pytest.mark.parametrize(
+    ("message", "refusal"),
+    [
+        (
+            {"jsonrpc": "2.0", "id": 7, "method": "x" * 1_000_000, "params": {}},
+            "The request's method is 1,000,000 characters long; at most 100.",
+        ),
+        (
+            {"jsonrpc": "2.0", "id": "x" * 1_000_000, "method": "tools/list", "params": {}},
+            "The request's id is 1,000,000 characters long; at most 200.",
+        ),
+    ],
+    ids=["method", "id"],
+)
+def test_a_megabyte_method_or_request_id_is_refused_without_being_sent_back(
+    url, ada, message, refusal
+):
+    _, secret = ApiToken.issue(ada, "laptop")
+    session = post(url, INITIALIZE, secret=secret).headers["mcp-session-id"]
+    headers = {"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}
+    response = post(url, message, secret=secret, **headers)
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == refusal
+    assert len(response.content) < 4096

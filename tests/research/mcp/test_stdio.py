@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -18,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from research import services
 from research.artifacts import Question
 from research.store import store_for
+from tools.bench.question_reading import shaped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,3 +94,31 @@ def test_stdout_carries_only_the_protocol_and_logs_go_to_stderr(runs_dir):
     assert messages[0]["result"]["serverInfo"]["name"] == "verdict"
     assert messages[0]["result"]["serverInfo"]["version"] == "0.1.0"  # pyproject.toml
     assert "MCP on stdio for root" in proc.stderr
+
+
+@pytest.mark.serial  # it times itself
+def test_a_megabyte_question_is_refused_at_once_over_stdio(runs_dir):
+    get_user_model().objects.create_user("ada", password="x" * 12)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["manage.py", "mcp", "--user", "ada"],
+        cwd=str(ROOT),
+        env={
+            **os.environ,
+            "RUNS_DIR": str(runs_dir),
+            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        },
+    )
+    question = shaped("one clause", 1_000_000)  # read from every character, it took minutes
+
+    async def main():
+        async with Client(params, mode="legacy") as client:
+            start = time.perf_counter()
+            result = await client.call_tool("start_research", {"question": question})
+            return result, time.perf_counter() - start
+
+    result, seconds = anyio.run(main)
+    assert seconds < 1.0
+    assert result.is_error
+    assert result.structured_content["errors"] == {"question": ["at most 8000 characters"]}
+    assert len(result.model_dump_json()) < 4096

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 import pytest
 from django.test import Client
 
 from research.models import Run
 from tests.research.web.conftest import QUESTION
+from tools.bench.question_reading import shaped
 
 pytestmark = pytest.mark.django_db
 
@@ -305,3 +307,38 @@ def test_two_people_sending_the_same_key_each_get_their_own_run(ada_client, bob_
     post(bob_client, submission_key=key)
 
     assert sorted(r.owner.username for r in Run.objects.all()) == ["ada", "bob"]
+
+
+MEGABYTE_QUESTION = shaped("one clause", 1_000_000)  # read from every character, it took minutes
+
+
+@pytest.mark.serial  # it times itself
+def test_a_megabyte_question_is_refused_at_once_saying_the_bound_without_sending_it_back(
+    ada_client,
+):
+    start = time.perf_counter()
+    response = post(
+        ada_client,
+        question=MEGABYTE_QUESTION,
+        options="\n".join(f"option {i}" for i in range(100_000)),
+    )
+    assert time.perf_counter() - start < 1.0
+    assert errors_of(response, "question") == [
+        "The question is 1,000,000 characters long; keep it to 2,000 or fewer and leave "
+        "background to the sources."
+    ]
+    assert errors_of(response, "options") == ["100,000 options are far too many: give at most 50."]
+    assert len(response.content) < 100_000
+    assert not Run.objects.exists()
+
+
+@pytest.mark.serial  # it times itself
+def test_the_reading_of_a_megabyte_question_answers_at_once_with_what_its_start_names(
+    ada_client,
+):
+    question = "Quillsync vs Loamdb, weighing cost and risk. " + "x " * 500_000
+    start = time.perf_counter()
+    response = ada_client.get("/new/reading/", {"question": question})
+    assert time.perf_counter() - start < 1.0
+    assert response.json()["options"] == ["Quillsync", "Loamdb"]
+    assert [d["name"] for d in response.json()["dimensions"]] == ["cost", "risk"]
