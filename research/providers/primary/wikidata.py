@@ -23,7 +23,9 @@ from research.providers.primary.records import (
     Subject,
 )
 
-LABEL_LANGUAGES = ("en", "zh")
+# Wikidata keeps many names only once, as a `mul` (multilingual) label that no single
+# language returns: it is asked for too, and read after English, before Chinese.
+LABEL_LANGUAGES = ("en", "mul", "zh")
 _WIKIDATA_TIME = re.compile(r"^[+-]?(\d{4})-(\d{2})-(\d{2})")
 
 Built = tuple[PrimaryRecord, list[PrimaryFact], list[Gap], dict]
@@ -88,7 +90,8 @@ def entity_record(
     params = {
         "action": "wbgetentities",
         "ids": qid,
-        "props": "labels|descriptions|claims|sitelinks",
+        # `info` carries `modified`, the item's last edit: the date its record goes by.
+        "props": "info|labels|descriptions|claims|sitelinks",
         "languages": "|".join(LABEL_LANGUAGES),
         "format": "json",
     }
@@ -114,6 +117,9 @@ def entity_record(
     description = text(obj(entity, "descriptions", "en"), "value")
     if description:
         record.line(f"Description: {description}")
+    edited = iso_day(text(entity, "modified"))
+    if edited:
+        record.line(f"Wikidata item last edited: {edited}")
     _named(record, "developer", f"{name} developer (Wikidata P178)", developers, names)
     _named(record, "licence", f"{name} licence (Wikidata P275)", licences, names)
     _inception(record, name, truthy(claims, "P571"))
@@ -122,7 +128,7 @@ def entity_record(
         urls = [v for s in truthy(claims, prop) if isinstance(v := _value(s), str)]
         if urls:
             record.line(f"{what} (Wikidata {prop}): {urls[0]}")
-    built = record.build(updated=iso_day(text(entity, "modified")), api_urls=(answer.url,))
+    built = record.build(updated=edited, api_urls=(answer.url,))
     return built, record.facts, gaps, entity
 
 

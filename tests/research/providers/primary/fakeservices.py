@@ -335,9 +335,22 @@ def _wikidata(services: FakeServices, asked: Asked) -> Answer:
         }
         return _json({"error": error, "servedby": "mw-api-ext.codfw.main"})
     props = set(asked.query.get("props", "").split("|"))
-    keep = {"type", "id", "modified", "title", "pageid", "ns", "lastrevid"} | props
-    entities = {qid: {k: v for k, v in research.WIKIDATA[qid].items() if k in keep} for qid in ids}
+    languages = set(asked.query.get("languages", "").split("|"))
+    entities = {qid: _entity_as_asked(research.WIKIDATA[qid], props, languages) for qid in ids}
     return _json({"entities": entities, "success": 1})
+
+
+def _entity_as_asked(entity: dict, props: set[str], languages: set[str]) -> dict:
+    """As wbgetentities answers: `modified` and the page's ids only with props=info, and
+    labels and descriptions only in the languages asked for (`mul` only when asked)."""
+    keep = {"type", "id"} | props
+    if "info" in props:
+        keep |= {"modified", "title", "pageid", "ns", "lastrevid"}
+    shown = {key: value for key, value in entity.items() if key in keep}
+    for key in ("labels", "descriptions"):
+        if key in shown:
+            shown[key] = {lang: v for lang, v in shown[key].items() if lang in languages}
+    return shown
 
 
 # --- arXiv, Europe PMC, ClinicalTrials.gov ----------------------------------------------------

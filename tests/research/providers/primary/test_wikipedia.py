@@ -63,6 +63,26 @@ def test_without_a_preferred_version_the_one_published_last_is_latest(
     assert facts(result)["inception"] == "2010-04-01"
 
 
+def test_a_name_kept_only_as_a_multilingual_label_is_still_named(
+    primary, services: FakeServices
+) -> None:
+    result = primary("wikipedia").lookup(Subject("Flask", identifier="Flask (web framework)"))
+
+    assert facts(result)["developer"] == "Armin Ronacher"
+    assert "mul" in services.asked("wikidata")[-1].query["languages"].split("|")
+
+
+def test_the_wikidata_record_is_dated_by_the_items_last_edit(
+    primary, services: FakeServices
+) -> None:
+    result = primary("wikipedia").lookup(Subject("Vue.js"))
+
+    item = result.records[1]
+    assert item.url == "https://www.wikidata.org/wiki/Q24589705"
+    assert item.updated == "2026-10-01"
+    assert "- Wikidata item last edited: 2026-10-01" in item.text
+
+
 def test_a_title_that_names_several_things_is_not_guessed_at(
     primary, services: FakeServices
 ) -> None:

@@ -202,7 +202,7 @@ WIKIDATA = {
     ),
     "Q24589709": entity("Q24589709", {"en": "Evan You", "zh": "尤雨溪"}, {}, {}),
     "Q334661": entity("Q334661", {"en": "MIT License", "zh": "MIT许可证"}, {}, {}),
-    "Q4794850": entity("Q4794850", {"en": "Armin Ronacher"}, {}, {}),
+    "Q4794850": entity("Q4794850", {"mul": "Armin Ronacher"}, {}, {}),  # a `mul` label only
     "Q18491847": entity("Q18491847", {"en": "BSD licenses"}, {}, {}),
 }
 
