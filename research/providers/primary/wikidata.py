@@ -198,3 +198,40 @@ def _latest_version(record: RecordWriter, name: str, statements: list[dict]) -> 
     said += f", published {date}" if date else ""
     record.fact("latest_release", version, said, event_date=date or None)
     return []
+
+
+# --- finding the item behind a name that names several things ----------------------------
+
+# Words in an item's description that say it is something a decision could be about.
+_PRODUCT_WORDS = re.compile(
+    r"\b(software|programming language|framework|library|database|application|app|"
+    r"operating system|toolkit|SDK|platform|package|compiler|web browser|service)\b|"
+    r"软件|编程语言|框架|程序库|数据库|操作系统",
+    re.IGNORECASE,
+)
+
+
+def search_item(provider: ApiProvider, name: str, lang: str, call: Call) -> tuple[str, str]:
+    """The first item Wikidata's search finds for `name` whose description says it is
+    software (a language, a framework, a database...): (its id, its description), or
+    ("", why not)."""
+    params = {
+        "action": "wbsearchentities",
+        "search": name,
+        "language": lang,
+        "uselang": lang,
+        "type": "item",
+        "limit": 20,
+        "format": "json",
+    }
+    answer = provider.client.get("w/api.php", params, call=call, endpoint=True)
+    if not answer.ok:
+        return "", f"Wikidata's search could not be asked ({answer.detail or answer.outcome})"
+    for hit in items(answer.data, "search"):
+        said = text(hit, "description") or text(obj(hit, "display", "description"), "value")
+        if _QID.match(text(hit, "id")) and _PRODUCT_WORDS.search(said):
+            return text(hit, "id"), said
+    return "", f"Wikidata's search found no software named {name!r}"
+
+
+_QID = re.compile(r"^Q[1-9][0-9]*$")

@@ -321,7 +321,33 @@ def _wikipedia(lang: str) -> Callable[[FakeServices, Asked], Answer]:
     return answer
 
 
+def _wikidata_search(asked: Asked) -> Answer:
+    """wbsearchentities: items whose label (in the language asked, or `mul`) starts with
+    the words searched for, as Wikidata's prefix search finds them."""
+    words, lang = asked.query.get("search", "").lower(), asked.query.get("language", "en")
+    hits = []
+    for qid, item in research.WIKIDATA.items():
+        names = [item["labels"][code]["value"] for code in (lang, "mul") if code in item["labels"]]
+        if words and any(name.lower().startswith(words) for name in names):
+            description = item["descriptions"].get(lang, {}).get("value", "")
+            hits.append(
+                {
+                    "id": qid,
+                    "title": qid,
+                    "repository": "wikidata",
+                    "url": f"//www.wikidata.org/wiki/{qid}",
+                    "concepturi": f"http://www.wikidata.org/entity/{qid}",
+                    "label": names[0],
+                    "description": description,
+                    "match": {"type": "label", "language": lang, "text": names[0]},
+                }
+            )
+    return _json({"searchinfo": {"search": words}, "search": hits, "success": 1})
+
+
 def _wikidata(services: FakeServices, asked: Asked) -> Answer:
+    if asked.path == "/w/api.php" and asked.query.get("action") == "wbsearchentities":
+        return _wikidata_search(asked)
     if asked.path != "/w/api.php" or asked.query.get("action") != "wbgetentities":
         return _json({"error": {"code": "badvalue", "info": "Unrecognized value for action"}})
     ids = asked.query.get("ids", "").split("|")
