@@ -61,10 +61,15 @@ ANSWERS = {
     "europepmc": ("paper", "open_access_full_text", "free_full_text"),
     "clinicaltrials": (
         "trial_status",
+        "trial_sponsor",
         "trial_design",
         "trial_arm",
+        "trial_interventions",
         "trial_primary_outcome",
         "trial_primary_result",
+        "trial_effect",
+        "trial_effect_interval",
+        "trial_p_value",
     ),
 }
 SEARCHABLE = frozenset({"arxiv", "europepmc", "clinicaltrials"})
