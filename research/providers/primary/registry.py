@@ -56,7 +56,7 @@ ANSWERS = {
     "pypi": ("latest_release", "release_cadence", "release_history", "licence"),
     "npm": ("latest_release", "release_cadence", "release_history", "licence", "deprecated"),
     "crates": ("latest_release", "release_cadence", "release_history", "licence"),
-    "wikipedia": ("developer", "licence", "inception", "latest_release"),
+    "wikipedia": ("developer", "licence", "inception", "latest_release", "discontinued"),
     "arxiv": ("paper", "open_access_full_text"),
     "europepmc": ("paper", "open_access_full_text", "free_full_text"),
     "clinicaltrials": (

@@ -103,7 +103,7 @@ def entity_record(
         return entity
     claims = obj(entity, "claims")
     developers, licences = truthy(claims, "P178"), truthy(claims, "P275")
-    names, gaps = _labels(provider, _item_ids(developers) + _item_ids(licences), call)
+    names, gaps = item_names(provider, _item_ids(developers) + _item_ids(licences), call)
     name = label(entity) or subject.option
     record = RecordWriter(
         provider=provider.name,
@@ -124,6 +124,7 @@ def entity_record(
     _named(record, "licence", f"{name} licence (Wikidata P275)", licences, names)
     _inception(record, name, truthy(claims, "P571"))
     gaps += _latest_version(record, name, truthy(claims, "P348"))
+    _discontinued(record, name, claims)
     for prop, what in (("P856", "Official website"), ("P1324", "Source code repository")):
         urls = [v for s in truthy(claims, prop) if isinstance(v := _value(s), str)]
         if urls:
@@ -150,7 +151,10 @@ def _entity(answer: ApiAnswer, qid: str) -> dict | ApiAnswer:
     return entity
 
 
-def _labels(provider: ApiProvider, ids: list[str], call: Call) -> tuple[dict[str, str], list[Gap]]:
+def item_names(
+    provider: ApiProvider, ids: list[str], call: Call
+) -> tuple[dict[str, str], list[Gap]]:
+    """The names of the items `ids` (by their labels); an item without one keeps its id."""
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         return {}, []
@@ -183,6 +187,22 @@ def _inception(record: RecordWriter, name: str, statements: list[dict]) -> None:
         record.fact(
             "inception", days[0], f"{name} inception (Wikidata P571): {days[0]}", event_date=days[0]
         )
+
+
+def _discontinued(record: RecordWriter, name: str, claims: dict) -> None:
+    """Discontinued (P2669) or dissolved (P576) on a date: a fact. Stated as "no value",
+    Wikidata says it has not ended, which is no date to read."""
+    for prop, what in (("P2669", "discontinued"), ("P576", "dissolved or discontinued")):
+        for statement in truthy(claims, prop):
+            kind = obj(statement, "mainsnak").get("snaktype")
+            day = wikidata_time(_value(statement))
+            if day:
+                said = f"{name} {what} (Wikidata {prop}): {day}"
+                record.fact("discontinued", day, said, event_date=day)
+                return
+            if kind == "novalue":
+                record.line(f"{name} not {what}: Wikidata {prop} states no value")
+                return
 
 
 def _latest_version(record: RecordWriter, name: str, statements: list[dict]) -> list[Gap]:

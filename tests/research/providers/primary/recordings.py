@@ -27,6 +27,7 @@ needs_recordings = pytest.mark.skipif(
 )
 
 JSON = "application/json; charset=utf-8"
+ATOM = "application/atom+xml; charset=utf-8"
 NOT_FOUND = (404, JSON, b'{"message": "Not Found"}')
 
 
