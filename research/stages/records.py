@@ -158,7 +158,7 @@ def _result_polarity(quote: str) -> int:
 
 
 def _maintenance(facts: list[RecordFact]) -> list[Draft]:
-    """One maintenance status per record and option: archived or deprecated says so
+    """One maintenance status per record and option: archived, deprecated or discontinued says so
     outright; then the stable release history; else the freshest release or push, by its
     age on the day retrieved."""
     by_option: dict[str, list[RecordFact]] = {}
@@ -182,7 +182,8 @@ def _stopped(facts: list[RecordFact]) -> Status | None:
     stopped = [
         f
         for f in facts
-        if (f.attribute == "archived" and f.value == "true") or f.attribute == "deprecated"
+        if (f.attribute == "archived" and f.value == "true")
+        or f.attribute in ("deprecated", "discontinued")
     ]
     return (stopped[0], "inactive", -1) if stopped else None
 

@@ -3,8 +3,11 @@
 Papers are searched by every word of the option and the query (`all:` fields joined by
 AND), or fetched by identifier (`id_list`). Each paper becomes a record with its abstract,
 its dates (first version and this version) and the open-access PDF that every arXiv paper
-has. arXiv answers a malformed query with a feed holding one entry whose id points at
-/api/errors: that is a refusal, not a paper. arXiv's terms ask for one request every
+has. An identifier may name several papers ("1707.08567, 2104.12255v1"); one written
+"arXiv:..." is asked for as written, so that arXiv itself says what is wrong with it.
+arXiv answers a malformed query with a feed holding one entry whose id points at
+/api/errors (since 2025 with HTTP 400): that is a refusal, not a paper, and its message
+is kept. arXiv's terms ask for one request every
 three seconds; the registry sets that pace.
 """
 
@@ -19,7 +22,7 @@ from research.providers.http import Call
 from research.providers.primary.base import ApiProvider, ShapeError
 from research.providers.primary.client import ApiAnswer, decode_xml
 from research.providers.primary.dates import iso_day
-from research.providers.primary.records import PrimaryRecord, PrimaryResult, Subject, clean
+from research.providers.primary.records import Gap, PrimaryRecord, PrimaryResult, Subject, clean
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -28,6 +31,21 @@ _ARXIV_ID = re.compile(
     r"^(?:arxiv:)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$", re.I
 )
 _WORD = re.compile(r"[^\W_][\w.+-]*", re.UNICODE)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def paper_ids(identifier: str) -> list[str]:
+    """The arXiv ids an identifier names, or [] when it names none (then arXiv is searched)."""
+    ids = []
+    for part in _SEPARATORS.split(identifier.strip()):
+        known = _ARXIV_ID.match(part)
+        if known:
+            ids.append(known.group(1))
+        elif part[:6].lower() == "arxiv:" and part[6:]:
+            ids.append(part[6:])
+        elif part:
+            return []
+    return ids
 
 
 def search_query(option: str, query: str) -> str:
@@ -51,9 +69,11 @@ class ArxivProvider(ApiProvider):
     source_kind = "primary"
 
     def _lookup(self, subject: Subject, call: Call) -> PrimaryResult:
-        identifier = _ARXIV_ID.match(subject.identifier.strip())
-        if identifier:
-            params: dict[str, object] = {"id_list": identifier.group(1)}
+        ids = paper_ids(subject.identifier)
+        if ids:
+            # arXiv answers at most 10 papers unless asked for more.
+            more = len(ids) if len(ids) > 10 else None
+            params: dict[str, object | None] = {"id_list": ",".join(ids), "max_results": more}
         else:
             query = search_query(subject.option, subject.query)
             if not query:
@@ -90,11 +110,16 @@ class ArxivProvider(ApiProvider):
             )
             return self.result(subject, Outcome.NO_HIT, detail=detail)
         records, facts = [], []
-        for entry in entries[: max(1, subject.limit)]:
+        for entry in entries[: max(1, subject.limit, len(ids))]:
             record, found = self._record(subject, answer, entry)
             records.append(record)
             facts += found
-        return self.result(subject, Outcome.OK, records=records, facts=facts)
+        gaps = [
+            Gap("paper", Outcome.NO_HIT, f"arXiv has no paper {wanted}")
+            for wanted in ids
+            if not any(_is_version_of(record.url, wanted) for record in records)
+        ]
+        return self.result(subject, Outcome.OK, records=records, facts=facts, gaps=gaps)
 
     def _record(
         self, subject: Subject, answer: ApiAnswer, entry: etree._Element
@@ -131,6 +156,12 @@ class ArxivProvider(ApiProvider):
             record.paragraph(summary)
         built = record.build(published=published, updated=updated, api_urls=(answer.url,))
         return built, record.facts
+
+
+def _is_version_of(url: str, wanted: str) -> bool:
+    """Whether the paper at `url` (".../abs/1707.08567v1") is the one `wanted` names."""
+    found = url.rstrip("/").rsplit("/abs/", 1)[-1]
+    return found == wanted or re.fullmatch(rf"{re.escape(wanted)}v\d+", found) is not None
 
 
 def _text(element: etree._Element, tag: str) -> str:

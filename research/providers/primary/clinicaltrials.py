@@ -34,7 +34,7 @@ from research.providers.primary.records import (
     RecordWriter,
     Subject,
 )
-from research.providers.primary.trials import result_line
+from research.providers.primary.trials import analysis_lines, result_line
 
 PAGE_SIZE = 10
 MAX_PAGES = 5
@@ -146,12 +146,21 @@ class ClinicalTrialsProvider(ApiProvider):
         ]
         if conditions:
             record.line(f"Conditions: {', '.join(conditions)}")
+        sponsor = text(obj(protocol, "sponsorCollaboratorsModule", "leadSponsor"), "name")
+        if sponsor:
+            record.fact("trial_sponsor", sponsor, f"Lead sponsor of {nct}: {sponsor}")
         dates = _status(record, nct, obj(protocol, "statusModule"))
         _design(record, nct, obj(protocol, "designModule"))
+        _ages(record, nct, obj(protocol, "eligibilityModule"))
         _arms(record, nct, obj(protocol, "armsInterventionsModule"))
+        _interventions(record, nct, obj(protocol, "armsInterventionsModule"))
         _outcomes(record, nct, obj(protocol, "outcomesModule"))
         if not _results(record, nct, study, dates.get("results")):
             gaps.append(Gap("trial_results", Outcome.NO_HIT, f"no results posted for {nct}"))
+        summary = text(obj(protocol, "descriptionModule"), "briefSummary")
+        if summary:
+            record.heading("Summary")
+            record.paragraph(summary)
         built = record.build(
             published=dates.get("first_posted"),
             updated=dates.get("last_update"),
@@ -244,6 +253,30 @@ def _arms(record: RecordWriter, nct: str, module: dict) -> None:
         record.fact("trial_arm", label, said)
 
 
+def _ages(record: RecordWriter, nct: str, module: dict) -> None:
+    youngest, oldest = text(module, "minimumAge"), text(module, "maximumAge")
+    if youngest and oldest:
+        said = f"{youngest} to {oldest}"
+    elif youngest or oldest:
+        said = f"{youngest} and older" if youngest else f"up to {oldest}"
+    else:
+        return
+    record.line(f"Ages eligible for {nct}: {said}")
+
+
+def _interventions(record: RecordWriter, nct: str, module: dict) -> None:
+    """The interventions by name, with their other names (a drug's code and brand)."""
+    named = []
+    for given in items(module, "interventions"):
+        name = text(given, "name")
+        others = [other for other in items(given, "otherNames") if isinstance(other, str)]
+        if name:
+            named.append(name + (f" (also {', '.join(others)})" if others else ""))
+    if named:
+        value = "; ".join(named)
+        record.fact("trial_interventions", value, f"Interventions of {nct}: {value}")
+
+
 def _outcomes(record: RecordWriter, nct: str, module: dict) -> None:
     for outcome in items(module, "primaryOutcomes"):
         measure = text(outcome, "measure")
@@ -259,12 +292,14 @@ def _results(record: RecordWriter, nct: str, study: dict, posted: str | None) ->
     """The primary outcomes' results; False when the study has none posted."""
     measures = items(obj(study, "resultsSection", "outcomeMeasuresModule"), "outcomeMeasures")
     primary = [m for m in measures if isinstance(m, dict) and text(m, "type") == "PRIMARY"]
-    lines = [(text(m, "title"), line) for m in primary if (line := result_line(m))]
-    for title, line in lines:
-        record.fact(
-            "trial_primary_result",
-            title,
-            f"Primary outcome result of {nct}: {line}",
-            event_date=posted,
-        )
-    return bool(lines)
+    posted_any = False
+    for measure in primary:
+        line = result_line(measure)
+        if not line:
+            continue
+        posted_any = True
+        said = f"Primary outcome result of {nct}: {line}"
+        record.fact("trial_primary_result", text(measure, "title"), said, event_date=posted)
+        for attribute, value, stated in analysis_lines(nct, measure):
+            record.fact(attribute, value, stated, event_date=posted)
+    return posted_any

@@ -37,6 +37,8 @@ from research.providers.primary.records import (
 PAGE_SIZE = 25
 MAX_PAGES = 5
 _TAG = re.compile(r"<[^>]+>")
+# Inline markup sits inside a word ("<i>BRCA</i>-Negative"): it goes without a space.
+_INLINE_TAG = re.compile(r"</?(?:i|b|em|strong|sup|sub|u|span|sc)\b[^>]*>", re.IGNORECASE)
 
 
 def search_query(option: str, query: str) -> str:
@@ -127,7 +129,7 @@ class EuropePmcProvider(ApiProvider):
         if ids:
             record.line("Identifiers: " + ", ".join(f"{key.upper()} {value}" for key, value in ids))
         full_text = open_access_link(paper)
-        free = "" if full_text else full_text_link(paper, "F")
+        free = "" if full_text else full_text_link(paper, "F") or in_europe_pmc(paper)
         if full_text:
             record.fact("open_access_full_text", full_text, f"Open-access full text: {full_text}")
         elif free:
@@ -145,6 +147,14 @@ def open_access_link(paper: dict) -> str:
     if found:
         return found
     if text(paper, "isOpenAccess") == "Y" and text(paper, "pmcid"):
+        return f"https://europepmc.org/article/PMC/{text(paper, 'pmcid')}"
+    return ""
+
+
+def in_europe_pmc(paper: dict) -> str:
+    """Full text that Europe PMC itself shows (`inEPMC`), free to read: the only sign of
+    it in a `lite` answer, which lists no links."""
+    if text(paper, "inEPMC") == "Y" and text(paper, "pmcid"):
         return f"https://europepmc.org/article/PMC/{text(paper, 'pmcid')}"
     return ""
 
@@ -170,4 +180,4 @@ def full_text_link(paper: dict, code: str) -> str:
 
 def _plain(value: str) -> str:
     """Europe PMC marks up titles and abstracts with HTML (<i>, <h4>, <sup>)."""
-    return " ".join(html.unescape(_TAG.sub(" ", value)).split())
+    return " ".join(html.unescape(_TAG.sub(" ", _INLINE_TAG.sub("", value))).split())

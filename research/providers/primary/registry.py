@@ -56,15 +56,20 @@ ANSWERS = {
     "pypi": ("latest_release", "release_cadence", "release_history", "licence"),
     "npm": ("latest_release", "release_cadence", "release_history", "licence", "deprecated"),
     "crates": ("latest_release", "release_cadence", "release_history", "licence"),
-    "wikipedia": ("developer", "licence", "inception", "latest_release"),
+    "wikipedia": ("developer", "licence", "inception", "latest_release", "discontinued"),
     "arxiv": ("paper", "open_access_full_text"),
     "europepmc": ("paper", "open_access_full_text", "free_full_text"),
     "clinicaltrials": (
         "trial_status",
+        "trial_sponsor",
         "trial_design",
         "trial_arm",
+        "trial_interventions",
         "trial_primary_outcome",
         "trial_primary_result",
+        "trial_effect",
+        "trial_effect_interval",
+        "trial_p_value",
     ),
 }
 SEARCHABLE = frozenset({"arxiv", "europepmc", "clinicaltrials"})

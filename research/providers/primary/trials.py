@@ -3,7 +3,9 @@
 API v2 gives each measure its groups (`OG000`: "Semaglutide"), values per group inside
 classes and categories, and analyses between groups. The line keeps the registry's own
 figures and words: "Time to first MACE: Semaglutide 6.6 % of participants; Placebo 8.9 %
-of participants; Hazard Ratio (HR) 0.74 (95% CI 0.58 to 0.95), p <0.001".
+of participants; Hazard Ratio (HR) 0.74 (95% CI 0.58 to 0.95), p <0.001". Each analysis
+is also stated as typed facts of its own (the estimate, its interval, its p-value), each
+on a line that names the trial, the outcome and the groups compared.
 """
 
 from __future__ import annotations
@@ -75,3 +77,43 @@ def _analysis(analysis: dict) -> str:
     if p_value:
         said += f"{', ' if said else ''}p {p_value}"
     return said
+
+
+# (attribute, value, the line that states it)
+Stated = tuple[str, str, str]
+
+
+def analysis_lines(nct: str, measure: dict) -> list[Stated]:
+    """The measure's analyses as typed statements: estimate, interval and p-value."""
+    groups = {text(group, "id"): text(group, "title") for group in items(measure, "groups")}
+    outcome = text(measure, "title") or "the primary outcome"
+    stated: list[Stated] = []
+    for analysis in items(measure, "analyses"):
+        compared = [groups.get(g) or g for g in items(analysis, "groupIds") if isinstance(g, str)]
+        about = f"{nct}, {outcome}" + (f" ({' vs '.join(compared)})" if compared else "")
+        stated += _estimate(analysis, about)
+    return stated
+
+
+def _estimate(analysis: dict, about: str) -> list[Stated]:
+    param = text(analysis, "paramType") or "Estimate"
+    value = _figure(analysis, "paramValue")
+    lower, upper = _figure(analysis, "ciLowerLimit"), _figure(analysis, "ciUpperLimit")
+    p_value = _figure(analysis, "pValue")
+    stated: list[Stated] = []
+    if value:
+        stated.append(("trial_effect", f"{param} {value}", f"{param} of {about}: {value}"))
+    if lower and upper:
+        pct = _figure(analysis, "ciPctValue")
+        interval = f"{pct}% confidence interval" if pct else "Confidence interval"
+        stated.append(
+            (
+                "trial_effect_interval",
+                f"{lower} to {upper}",
+                f"{interval} of the {param} of {about}: {lower} to {upper}",
+            )
+        )
+    if p_value:
+        what = f"p-value of the {param}" if value else "p-value"
+        stated.append(("trial_p_value", p_value, f"{what} of {about}: {p_value}"))
+    return stated

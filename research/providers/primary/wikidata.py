@@ -23,7 +23,9 @@ from research.providers.primary.records import (
     Subject,
 )
 
-LABEL_LANGUAGES = ("en", "zh")
+# Wikidata keeps many names only once, as a `mul` (multilingual) label that no single
+# language returns: it is asked for too, and read after English, before Chinese.
+LABEL_LANGUAGES = ("en", "mul", "zh")
 _WIKIDATA_TIME = re.compile(r"^[+-]?(\d{4})-(\d{2})-(\d{2})")
 
 Built = tuple[PrimaryRecord, list[PrimaryFact], list[Gap], dict]
@@ -88,7 +90,8 @@ def entity_record(
     params = {
         "action": "wbgetentities",
         "ids": qid,
-        "props": "labels|descriptions|claims|sitelinks",
+        # `info` carries `modified`, the item's last edit: the date its record goes by.
+        "props": "info|labels|descriptions|claims|sitelinks",
         "languages": "|".join(LABEL_LANGUAGES),
         "format": "json",
     }
@@ -100,7 +103,7 @@ def entity_record(
         return entity
     claims = obj(entity, "claims")
     developers, licences = truthy(claims, "P178"), truthy(claims, "P275")
-    names, gaps = _labels(provider, _item_ids(developers) + _item_ids(licences), call)
+    names, gaps = item_names(provider, _item_ids(developers) + _item_ids(licences), call)
     name = label(entity) or subject.option
     record = RecordWriter(
         provider=provider.name,
@@ -114,15 +117,19 @@ def entity_record(
     description = text(obj(entity, "descriptions", "en"), "value")
     if description:
         record.line(f"Description: {description}")
+    edited = iso_day(text(entity, "modified"))
+    if edited:
+        record.line(f"Wikidata item last edited: {edited}")
     _named(record, "developer", f"{name} developer (Wikidata P178)", developers, names)
     _named(record, "licence", f"{name} licence (Wikidata P275)", licences, names)
     _inception(record, name, truthy(claims, "P571"))
     gaps += _latest_version(record, name, truthy(claims, "P348"))
+    _discontinued(record, name, claims)
     for prop, what in (("P856", "Official website"), ("P1324", "Source code repository")):
         urls = [v for s in truthy(claims, prop) if isinstance(v := _value(s), str)]
         if urls:
             record.line(f"{what} (Wikidata {prop}): {urls[0]}")
-    built = record.build(updated=iso_day(text(entity, "modified")), api_urls=(answer.url,))
+    built = record.build(updated=edited, api_urls=(answer.url,))
     return built, record.facts, gaps, entity
 
 
@@ -144,7 +151,10 @@ def _entity(answer: ApiAnswer, qid: str) -> dict | ApiAnswer:
     return entity
 
 
-def _labels(provider: ApiProvider, ids: list[str], call: Call) -> tuple[dict[str, str], list[Gap]]:
+def item_names(
+    provider: ApiProvider, ids: list[str], call: Call
+) -> tuple[dict[str, str], list[Gap]]:
+    """The names of the items `ids` (by their labels); an item without one keeps its id."""
     wanted = list(dict.fromkeys(ids))
     if not wanted:
         return {}, []
@@ -179,6 +189,22 @@ def _inception(record: RecordWriter, name: str, statements: list[dict]) -> None:
         )
 
 
+def _discontinued(record: RecordWriter, name: str, claims: dict) -> None:
+    """Discontinued (P2669) or dissolved (P576) on a date: a fact. Stated as "no value",
+    Wikidata says it has not ended, which is no date to read."""
+    for prop, what in (("P2669", "discontinued"), ("P576", "dissolved or discontinued")):
+        for statement in truthy(claims, prop):
+            kind = obj(statement, "mainsnak").get("snaktype")
+            day = wikidata_time(_value(statement))
+            if day:
+                said = f"{name} {what} (Wikidata {prop}): {day}"
+                record.fact("discontinued", day, said, event_date=day)
+                return
+            if kind == "novalue":
+                record.line(f"{name} not {what}: Wikidata {prop} states no value")
+                return
+
+
 def _latest_version(record: RecordWriter, name: str, statements: list[dict]) -> list[Gap]:
     versions = [
         (_qualifier_time(s, "P577") or "", index, v)
@@ -192,3 +218,40 @@ def _latest_version(record: RecordWriter, name: str, statements: list[dict]) -> 
     said += f", published {date}" if date else ""
     record.fact("latest_release", version, said, event_date=date or None)
     return []
+
+
+# --- finding the item behind a name that names several things ----------------------------
+
+# Words in an item's description that say it is something a decision could be about.
+_PRODUCT_WORDS = re.compile(
+    r"\b(software|programming language|framework|library|database|application|app|"
+    r"operating system|toolkit|SDK|platform|package|compiler|web browser|service)\b|"
+    r"软件|编程语言|框架|程序库|数据库|操作系统",
+    re.IGNORECASE,
+)
+
+
+def search_item(provider: ApiProvider, name: str, lang: str, call: Call) -> tuple[str, str]:
+    """The first item Wikidata's search finds for `name` whose description says it is
+    software (a language, a framework, a database...): (its id, its description), or
+    ("", why not)."""
+    params = {
+        "action": "wbsearchentities",
+        "search": name,
+        "language": lang,
+        "uselang": lang,
+        "type": "item",
+        "limit": 20,
+        "format": "json",
+    }
+    answer = provider.client.get("w/api.php", params, call=call, endpoint=True)
+    if not answer.ok:
+        return "", f"Wikidata's search could not be asked ({answer.detail or answer.outcome})"
+    for hit in items(answer.data, "search"):
+        said = text(hit, "description") or text(obj(hit, "display", "description"), "value")
+        if _QID.match(text(hit, "id")) and _PRODUCT_WORDS.search(said):
+            return text(hit, "id"), said
+    return "", f"Wikidata's search found no software named {name!r}"
+
+
+_QID = re.compile(r"^Q[1-9][0-9]*$")

@@ -6,7 +6,11 @@ Wikidata item. The item (Action API: wbgetentities) gives typed statements: deve
 publication dates (qualifier P577); the latest version is the preferred one, else the one
 published last. The other language's summary is found through the item's sitelinks, so
 "Flask" in English and its Chinese article are the same thing, not a title that happens
-to match. A title that names several things (a disambiguation page) is not guessed at.
+to match. A title that names several things (a disambiguation page: "Dart", "Mercury") is
+not taken for the article: the article is looked for as "Dart (software)" and "Dart
+(programming language)", then through Wikidata's search for an item described as software;
+when none is found, the answer says so and asks for the exact title. The language the
+title is written in answers first: the other language's failure never outranks it.
 """
 
 from __future__ import annotations
@@ -35,9 +39,11 @@ from research.providers.primary.records import (
     PrimaryResult,
     Subject,
 )
-from research.providers.primary.wikidata import entity_record
+from research.providers.primary.wikidata import entity_record, search_item
 
 LANGUAGES = ("en", "zh")
+# How each Wikipedia qualifies a software title that shares its name with other things.
+QUALIFIERS = {"en": ("software", "programming language"), "zh": ("软件", "编程语言")}
 _QID = re.compile(r"^Q[1-9][0-9]*$")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
@@ -49,7 +55,8 @@ class _Found:
     records: list[PrimaryRecord] = field(default_factory=list)
     facts: list[PrimaryFact] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
-    failures: list[ApiAnswer] = field(default_factory=list)
+    failures: list[ApiAnswer] = field(default_factory=list)  # in the order the languages were asked
+    ambiguous: set[tuple[str, str]] = field(default_factory=set)  # (language, title)
     links: dict[str, str] = field(default_factory=dict)
     read: set[str] = field(default_factory=set)  # languages whose summary is in
     qid: str = ""  # the Wikidata item the first summary names
@@ -99,10 +106,41 @@ class WikipediaProvider(ApiProvider):
             if lang not in self.wikis or not title:
                 continue
             answer = self._summary(subject, lang, title, call, found)
+            if answer is not None and (lang, title) in found.ambiguous:
+                answer = self._disambiguate(subject, lang, title, call, found, answer)
             if answer is None:
                 return found.qid
             found.failures.append(answer)
         return ""
+
+    def _disambiguate(
+        self,
+        subject: Subject,
+        lang: str,
+        title: str,
+        call: Call,
+        found: _Found,
+        answer: ApiAnswer,
+    ) -> ApiAnswer | None:
+        """The software article behind a disambiguation page: by its qualified title, else
+        by Wikidata's search; None when found, else what was tried."""
+        said = [f"'{title}' names several things on {lang} Wikipedia (a disambiguation page)"]
+        for qualifier in QUALIFIERS.get(lang, ()):
+            qualified = f"{title} ({qualifier})"
+            missed = self._summary(subject, lang, qualified, call, found)
+            if missed is None:
+                return None
+            if missed.outcome is Outcome.NO_HIT:
+                said.append(f"'{qualified}' is not an article there")
+            else:
+                said.append(f"'{qualified}' could not be asked ({missed.detail})")
+        qid, why = search_item(self, title, lang, call)
+        if qid:
+            found.qid = qid
+            return None
+        said += [why, "give the article's exact title or its Wikidata id"]
+        detail = "; ".join(said)
+        return ApiAnswer(Outcome.NO_HIT, answer.url, answer.status, detail=detail)
 
     def _summary(
         self, subject: Subject, lang: str, title: str, call: Call, found: _Found
@@ -117,10 +155,8 @@ class WikipediaProvider(ApiProvider):
             return ApiAnswer(Outcome.UNAVAILABLE, answer.url, answer.status, detail=detail)
         page = answer.data
         if text(page, "type") == "disambiguation":
-            detail = (
-                f"'{title}' names several things on {lang} Wikipedia (a disambiguation page); "
-                "give the article's exact title or its Wikidata id"
-            )
+            found.ambiguous.add((lang, title))
+            detail = f"'{title}' names several things on {lang} Wikipedia (a disambiguation page)"
             return ApiAnswer(Outcome.NO_HIT, answer.url, answer.status, detail=detail)
         if not text(page, "extract") and not text(page, "title"):
             return ApiAnswer(Outcome.NO_HIT, answer.url, detail=f"{lang} Wikipedia: empty page")
@@ -170,10 +206,13 @@ class WikipediaProvider(ApiProvider):
                 gaps=found.gaps,
                 links=found.links,
             )
-        failed = [answer for answer in found.failures if answer.outcome is not Outcome.NO_HIT]
-        if failed:
-            return self.failed(subject, failed[0])
-        reasons = "; ".join(answer.detail for answer in found.failures if answer.detail)
-        return self.result(
-            subject, Outcome.NO_HIT, detail=reasons or "Wikipedia has no such article"
-        )
+        if not found.failures:
+            return self.result(subject, Outcome.NO_HIT, detail="Wikipedia has no such article")
+        # The title's own language answered first and decides: the other language's
+        # trouble is told, never taken for the answer.
+        first, *others = found.failures
+        detail = first.detail or f"Wikipedia answered {first.outcome}"
+        for other in others:
+            if other.outcome is not Outcome.NO_HIT:
+                detail += f"; besides, {other.detail or other.outcome}"
+        return self.result(subject, first.outcome, detail=detail)

@@ -115,6 +115,16 @@ def test_an_archived_repository_is_inactive_whatever_its_last_release():
     assert ("latest_version", "2.1", 0, "maintenance", "2026-11-20") in found
 
 
+def test_a_product_wikidata_says_was_discontinued_is_inactive_whatever_its_last_release():
+    found = claims_of(
+        [
+            fact("discontinued", "2025-03", "Loamdb discontinued (Wikidata P2669): 2025-03"),
+            fact("latest_release", "v2.1.0", "Latest release: v2.1.0", "2026-11-20"),
+        ]
+    )
+    assert ("maintenance", "inactive", -1, "maintenance", "2026-12-01") in found
+
+
 def test_a_recent_release_is_active_and_one_three_years_old_says_releases_stopped():
     # The status holds on the day the record was retrieved, whenever the release came.
     recent = claims_of([fact("latest_release", "v2.1.0", "Latest: v2.1.0", "2026-10-01")])

@@ -321,7 +321,33 @@ def _wikipedia(lang: str) -> Callable[[FakeServices, Asked], Answer]:
     return answer
 
 
+def _wikidata_search(asked: Asked) -> Answer:
+    """wbsearchentities: items whose label (in the language asked, or `mul`) starts with
+    the words searched for, as Wikidata's prefix search finds them."""
+    words, lang = asked.query.get("search", "").lower(), asked.query.get("language", "en")
+    hits = []
+    for qid, item in research.WIKIDATA.items():
+        names = [item["labels"][code]["value"] for code in (lang, "mul") if code in item["labels"]]
+        if words and any(name.lower().startswith(words) for name in names):
+            description = item["descriptions"].get(lang, {}).get("value", "")
+            hits.append(
+                {
+                    "id": qid,
+                    "title": qid,
+                    "repository": "wikidata",
+                    "url": f"//www.wikidata.org/wiki/{qid}",
+                    "concepturi": f"http://www.wikidata.org/entity/{qid}",
+                    "label": names[0],
+                    "description": description,
+                    "match": {"type": "label", "language": lang, "text": names[0]},
+                }
+            )
+    return _json({"searchinfo": {"search": words}, "search": hits, "success": 1})
+
+
 def _wikidata(services: FakeServices, asked: Asked) -> Answer:
+    if asked.path == "/w/api.php" and asked.query.get("action") == "wbsearchentities":
+        return _wikidata_search(asked)
     if asked.path != "/w/api.php" or asked.query.get("action") != "wbgetentities":
         return _json({"error": {"code": "badvalue", "info": "Unrecognized value for action"}})
     ids = asked.query.get("ids", "").split("|")
@@ -335,9 +361,22 @@ def _wikidata(services: FakeServices, asked: Asked) -> Answer:
         }
         return _json({"error": error, "servedby": "mw-api-ext.codfw.main"})
     props = set(asked.query.get("props", "").split("|"))
-    keep = {"type", "id", "modified", "title", "pageid", "ns", "lastrevid"} | props
-    entities = {qid: {k: v for k, v in research.WIKIDATA[qid].items() if k in keep} for qid in ids}
+    languages = set(asked.query.get("languages", "").split("|"))
+    entities = {qid: _entity_as_asked(research.WIKIDATA[qid], props, languages) for qid in ids}
     return _json({"entities": entities, "success": 1})
+
+
+def _entity_as_asked(entity: dict, props: set[str], languages: set[str]) -> dict:
+    """As wbgetentities answers: `modified` and the page's ids only with props=info, and
+    labels and descriptions only in the languages asked for (`mul` only when asked)."""
+    keep = {"type", "id"} | props
+    if "info" in props:
+        keep |= {"modified", "title", "pageid", "ns", "lastrevid"}
+    shown = {key: value for key, value in entity.items() if key in keep}
+    for key in ("labels", "descriptions"):
+        if key in shown:
+            shown[key] = {lang: v for lang, v in shown[key].items() if lang in languages}
+    return shown
 
 
 # --- arXiv, Europe PMC, ClinicalTrials.gov ----------------------------------------------------

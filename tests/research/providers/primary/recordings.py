@@ -27,6 +27,7 @@ needs_recordings = pytest.mark.skipif(
 )
 
 JSON = "application/json; charset=utf-8"
+ATOM = "application/atom+xml; charset=utf-8"
 NOT_FOUND = (404, JSON, b'{"message": "Not Found"}')
 
 
@@ -41,8 +42,8 @@ class Asked:
     query: dict[str, str]
 
 
-# What one request gets: (status, content type, body).
-Reply = tuple[int, str, bytes]
+# What one request gets: (status, content type, body), or with headers as a fourth part.
+Reply = tuple[int, str, bytes] | tuple[int, str, bytes, dict[str, str]]
 Route = Callable[[Asked], Reply | None]
 
 
@@ -119,10 +120,12 @@ class RecordedServices:
                 parts = urlsplit(self.path)
                 service, _, rest = parts.path.lstrip("/").partition("/")
                 query = dict(parse_qsl(parts.query, keep_blank_values=True))
-                status, content_type, body = services.answer(
+                status, content_type, body, *more = services.answer(
                     Asked(service, "/" + unquote(rest), query)
                 )
                 self.send_response(status)
+                for name, value in (more[0] if more else {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

@@ -73,6 +73,34 @@ def test_posted_results_are_stated_with_the_registrys_own_figures(
     assert "Body weight" not in found.quote, "secondary outcomes are not primary results"
 
 
+def test_a_posted_analysis_gives_its_estimate_interval_and_p_value_as_facts(
+    primary, services: FakeServices
+) -> None:
+    result = primary("clinicaltrials").lookup(Subject("semaglutide", identifier="NCT01720446"))
+
+    about = (
+        "NCT01720446, Time From Randomisation to First Occurrence of a MACE "
+        "(Semaglutide vs Placebo)"
+    )
+    typed = {
+        attribute: [(fact.value, fact.quote) for fact in result.facts_about(attribute)]
+        for attribute in ("trial_effect", "trial_effect_interval", "trial_p_value")
+    }
+    assert typed == {
+        "trial_effect": [("Hazard Ratio (HR) 0.74", f"Hazard Ratio (HR) of {about}: 0.74")],
+        "trial_effect_interval": [
+            (
+                "0.58 to 0.95",
+                f"95% confidence interval of the Hazard Ratio (HR) of {about}: 0.58 to 0.95",
+            )
+        ],
+        "trial_p_value": [("<0.001", f"p-value of the Hazard Ratio (HR) of {about}: <0.001")],
+    }
+    lines = result.records[0].text.splitlines()
+    assert all(f"- {quote}" in lines for found in typed.values() for _, quote in found)
+    assert {fact.event_date for a in typed for fact in result.facts_about(a)} == {"2017-04-12"}
+
+
 def test_a_trial_without_posted_results_says_so(primary, services: FakeServices) -> None:
     result = primary("clinicaltrials").lookup(Subject("x", identifier="NCT03548935"))
 

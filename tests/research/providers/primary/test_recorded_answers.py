@@ -11,6 +11,7 @@ from research.outcomes import Outcome
 from research.providers.primary import PrimaryProvider, PrimaryResult, Subject, build_primary
 from tests.research.providers.primary.recordings import (
     JSON,
+    PYPI,
     Asked,
     RecordedServices,
     Reply,
@@ -50,9 +51,30 @@ GITHUB = {
     "/repos/stellarcarbon/sorocarbon": "repos_stellarcarbon_sorocarbon.json",
     "/repos/jacquev6/PyGithub": "repos_jacquev6_PyGithub_old.json",
     "/search/repositories": "search_repositories_github_python.json",
+    "/repositories/112116543": "repositories_112116543.json",  # where a 301 points
 }
 
 GITHUB_404 = {"/repos/jacquev6/Xxx": "repos_jacquev6_Xxx_404.json"}
+GITHUB_MOVED = "repos_protoncoin_protoncoin_301.json"
+
+
+def github_moved(asked: Asked) -> Reply | None:
+    """GitHub's 301 for a renamed repository, pointing (here, locally) at its new address."""
+    if asked.path != "/repos/protoncoin/protoncoin":
+        return None
+    moved_to = {"Location": "/github/repositories/112116543"}
+    return 301, JSON, recording("github", GITHUB_MOVED), moved_to
+
+
+# Which recording each test reads: the suite fails when a recording has none
+# (test_every_recording_is_replayed).
+REPLAYED = {
+    "pypi": set(PYPI.values()),
+    "npm": set(NPM.values()),
+    "crates": {*CRATES.values(), "not_found.json"},
+    "github": {*GITHUB.values(), *GITHUB_404.values(), GITHUB_MOVED},
+    "europepmc": {"search_cancer_core.json"},
+}
 
 
 def crates_not_found(asked: Asked) -> Reply | None:
@@ -71,6 +93,7 @@ def recorded() -> Iterator[RecordedServices]:
         .route("crates", crates_not_found)
         .route("github", file_route("github", GITHUB))
         .route("github", file_route("github", GITHUB_404, status=404))
+        .route("github", github_moved)
         .route("europepmc", file_route("europepmc", {"/search": "search_cancer_core.json"}))
         .start()
     )
@@ -213,6 +236,15 @@ def test_github_says_found_nothing_for_its_recorded_not_found(provider):
     result = provider("github").lookup(Subject("Xxx", identifier="jacquev6/Xxx"))
 
     assert result.outcome is Outcome.NO_HIT
+
+
+def test_github_follows_a_renamed_repository_to_its_new_name(provider):
+    result = provider("github").lookup(Subject("protoncoin", identifier="protoncoin/protoncoin"))
+
+    assert result.outcome is Outcome.OK
+    assert result.records[0].title == "padima2/protoncoin on GitHub"
+    assert result.records[0].url == "https://github.com/padima2/protoncoin"
+    assert {"licence": "MIT", "last_push": "2018-03-31"}.items() <= facts(result).items()
 
 
 def test_europe_pmc_links_free_to_read_full_text_and_open_access_apart(provider):

@@ -63,15 +63,70 @@ def test_without_a_preferred_version_the_one_published_last_is_latest(
     assert facts(result)["inception"] == "2010-04-01"
 
 
-def test_a_title_that_names_several_things_is_not_guessed_at(
+def test_a_name_kept_only_as_a_multilingual_label_is_still_named(
+    primary, services: FakeServices
+) -> None:
+    result = primary("wikipedia").lookup(Subject("Flask", identifier="Flask (web framework)"))
+
+    assert facts(result)["developer"] == "Armin Ronacher"
+    assert "mul" in services.asked("wikidata")[-1].query["languages"].split("|")
+
+
+def test_the_wikidata_record_is_dated_by_the_items_last_edit(
+    primary, services: FakeServices
+) -> None:
+    result = primary("wikipedia").lookup(Subject("Vue.js"))
+
+    item = result.records[1]
+    assert item.url == "https://www.wikidata.org/wiki/Q24589705"
+    assert item.updated == "2026-10-01"
+    assert "- Wikidata item last edited: 2026-10-01" in item.text
+
+
+def test_a_name_that_is_also_a_common_word_reaches_its_software_through_wikidata(
     primary, services: FakeServices
 ) -> None:
     result = primary("wikipedia").lookup(Subject("Flask"))
 
+    assert result.outcome is Outcome.OK
+    assert [record.url for record in result.records] == [
+        "https://www.wikidata.org/wiki/Q289281",
+        "https://en.wikipedia.org/wiki/Flask_(web_framework)",
+    ]
+    summaries = [r.path.rsplit("/", 1)[-1] for r in services.asked("wikipedia-en")]
+    assert summaries[:3] == ["Flask", "Flask_(software)", "Flask_(programming_language)"]
+    # Wikidata's search finds the laboratory flask first; only the software is taken.
+    assert "laboratory" not in " ".join(record.text for record in result.records)
+
+
+def test_a_disambiguation_page_is_never_taken_for_the_article(
+    primary, services: FakeServices
+) -> None:
+    services.path_modes[("wikidata", "/w/api.php")] = "error"
+
+    result = primary("wikipedia").lookup(Subject("Flask"))
+
     assert result.outcome is Outcome.NO_HIT
-    assert "names several things on en Wikipedia" in result.detail
-    assert "give the article's exact title or its Wikidata id" in result.detail
-    assert services.asked("wikidata") == []
+    assert result.records == []
+    assert result.detail.startswith(
+        "'Flask' names several things on en Wikipedia (a disambiguation page); "
+        "'Flask (software)' is not an article there; "
+        "'Flask (programming language)' is not an article there; "
+        "Wikidata's search could not be asked"
+    )
+    assert result.detail.endswith("give the article's exact title or its Wikidata id")
+
+
+def test_a_chinese_failure_does_not_outrank_the_english_answer(
+    primary, services: FakeServices
+) -> None:
+    services.modes["wikipedia-zh"] = "error"
+
+    result = primary("wikipedia").lookup(Subject("Nonesuch"))
+
+    assert result.outcome is Outcome.NO_HIT, "English Wikipedia looked and found nothing"
+    assert result.detail.startswith("en Wikipedia has no such record")
+    assert "besides, zh Wikipedia answered HTTP 500" in result.detail
 
 
 def test_a_redirecting_title_is_followed_to_its_article(primary, services: FakeServices) -> None:

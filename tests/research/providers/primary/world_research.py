@@ -133,13 +133,17 @@ def statement(
 
 
 def entity(
-    qid: str, labels: dict[str, str], claims: dict[str, list], sitelinks: dict[str, str]
+    qid: str,
+    labels: dict[str, str],
+    claims: dict[str, list],
+    sitelinks: dict[str, str],
+    description: str = "free software",
 ) -> dict:
     return {
         "type": "item",
         "id": qid,
         "labels": {lang: {"language": lang, "value": value} for lang, value in labels.items()},
-        "descriptions": {"en": {"language": "en", "value": "free software"}},
+        "descriptions": {"en": {"language": "en", "value": description}},
         "claims": claims,
         "sitelinks": {
             site: {"site": site, "title": title, "badges": []} for site, title in sitelinks.items()
@@ -153,6 +157,10 @@ def entity(
 
 
 WIKIDATA = {
+    # Found first by Wikidata's search for "Flask", and not software.
+    "Q9000001": entity(
+        "Q9000001", {"en": "laboratory flask"}, {}, {}, description="laboratory glassware"
+    ),
     "Q24589705": entity(
         "Q24589705",
         {"en": "Vue.js", "zh": "Vue.js"},
@@ -202,7 +210,7 @@ WIKIDATA = {
     ),
     "Q24589709": entity("Q24589709", {"en": "Evan You", "zh": "尤雨溪"}, {}, {}),
     "Q334661": entity("Q334661", {"en": "MIT License", "zh": "MIT许可证"}, {}, {}),
-    "Q4794850": entity("Q4794850", {"en": "Armin Ronacher"}, {}, {}),
+    "Q4794850": entity("Q4794850", {"mul": "Armin Ronacher"}, {}, {}),  # a `mul` label only
     "Q18491847": entity("Q18491847", {"en": "BSD licenses"}, {}, {}),
 }
 
