@@ -180,16 +180,7 @@ def _subject(
     ctx.previous_end = end
     sentence = text[start:end]
     before = ctx.paragraph_option
-    if _is_heading(sentence):
-        named = _named_in_order(sentence, options, ctx.aliases)
-        ctx.heading_option = named[0] if len(named) == 1 else None
-        ctx.paragraph_option = None
-        passing: list[str] = []
-    else:
-        context = before or ctx.heading_option or page_option
-        named, passing = named_subjects(sentence, options, ctx.aliases, context)
-        if named:
-            ctx.paragraph_option = named[0]
+    named, passing = _named(sentence, options, page_option, ctx)
     lead = _list_lead(sentence, named or passing, before or ctx.last_option, ctx)
     ctx.last_option = ctx.paragraph_option or ctx.last_option
     pronoun = bool(_PRONOUN_START.match(sentence))
@@ -213,6 +204,24 @@ def _subject(
     return (passing[0], "named", True) if passing else (None, None, False)
 
 
+def _named(
+    sentence: str, options: list[str], page_option: str | None, ctx: _Context
+) -> tuple[list[str], list[str]]:
+    """(the options the sentence is about, those it names only in passing), noting what a
+    heading or a paragraph is about. The option the text stands under is also named by its
+    kind with a definite article ("the ORM")."""
+    if _is_heading(sentence):
+        named = _named_in_order(sentence, options, ctx.aliases)
+        ctx.heading_option = named[0] if len(named) == 1 else None
+        ctx.paragraph_option = None
+        return named, []
+    context = ctx.paragraph_option or ctx.heading_option or page_option
+    named, passing = named_subjects(sentence, options, ctx.aliases, context)
+    if named:
+        ctx.paragraph_option = named[0]
+    return named, passing
+
+
 # A sentence whose subject is a list of other products named in passing: "Alternatives
 # such as X and Y ...", "X, Y, Z and others ...", "像 X、Y 这样的替代品", "X、Y 等工具".
 _OTHERS_FIRST = re.compile(
@@ -221,8 +230,8 @@ _OTHERS_FIRST = re.compile(
     r"products|projects|solutions|services|engines|databases)\s+(?:such as|like|including)\b|"
     r"^\s*(?:[-*+•·▪◦‣]\s*)?[A-Z][\w.+-]*(?:\s*,\s*[A-Z][\w.+-]*)+,?\s+(?:and|or)\s+"
     r"(?:many\s+)?(?:others|more)\b|"
-    r"^\s*(?:[-*+•·▪◦‣]\s*)?(?:其他|其它|类似的?)?(?:像|如|例如|比如|诸如)[^，,。；]{1,40}?"
-    r"(?:这样|之类|等)|"
+    r"^\s*(?:[-*+•·▪◦‣]\s*)?(?:其他|其它|类似的?)?(?:像|例如|比如|诸如|如(?![果何今此]))"
+    r"[^，,。；]{1,40}?(?:这样|之类|等(?![于待级同]))|"
     r"^\s*(?:[-*+•·▪◦‣]\s*)?[A-Za-z][\w.+-]*(?:\s*、\s*[A-Za-z][\w.+-]*)+\s*等",
     re.I,
 )

@@ -163,16 +163,22 @@ def head_and_kind(option: str) -> tuple[str, str] | None:
     words = option.split()
     if len(words) < 2 or not _distinctive(words[0]):
         return None
-    kind = words[1:]
-    if not all(_generic_word(w) for w in kind) or not any(
-        w.lower() in _GENERIC_LAST or w.isupper() for w in kind[-1:]
+    *leading, last = words[1:]
+    if not _generic_word(last) or not all(
+        _generic_word(w) or w.lower() in _KIND_MODIFIERS for w in leading
     ):
         return None
-    return words[0], " ".join(kind)
+    return words[0], " ".join(words[1:])
 
 
 def _generic_word(word: str) -> bool:
     return word.lower() in _GENERIC_LAST or (word.isupper() and 2 <= len(word) <= 6)
+
+
+# Nouns that say what a generic kind is for: "Password Manager", "Message Broker".
+_KIND_MODIFIERS = frozenset(
+    "password message task job search vector document graph key value object web http".split()
+)
 
 
 # First words that are ordinary words, not the name of a product on their own.

@@ -203,7 +203,7 @@ def _roles(quote: str, found: list[tuple[int, int, str]], pieces: list) -> list[
     or one of a list named in passing: "X, Y and others"), "rival" ("an alternative to
     X") or "part" (of another name: "the X protocol")."""
     roles: list[Role] = []
-    passing = in_passing(quote, found)
+    passing = _in_passing(quote, found)
     for start, end, option in found:
         piece_start = max((p for p, _, _ in pieces if p <= start), default=0)
         previous = roles[-1] if roles else None
@@ -284,7 +284,7 @@ def _listed(quote: str, after: int, start: int, end: int, piece_start: int) -> b
     return after >= piece_start or bool(_LIST_AFTER.match(quote[end:]))
 
 
-def in_passing(text: str, found: list[tuple[int, int, str]]) -> set[tuple[int, int]]:
+def _in_passing(text: str, found: list[tuple[int, int, str]]) -> set[tuple[int, int]]:
     """The mentions that belong to a list named in passing, one that closes on "and
     others", "etc." or "等" ("Celery, RQ and others offer retries")."""
     passing: set[tuple[int, int]] = set()
