@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from research.artifacts import KeyPoint
 from research.reading.claims import stance_polarity, table_rows
+from research.reading.claims.clauses import named_subjects
 from research.reading.lexicon import keywords_for
 from research.reading.text import count_terms, first_mention, has_cjk, sentence_spans
 
@@ -180,27 +181,62 @@ def _subject(
         ctx.paragraph_option = None  # a new paragraph may change the subject
     ctx.previous_end = end
     sentence = text[start:end]
-    named = _named_in_order(sentence, options, ctx.aliases)
     before = ctx.paragraph_option
-    if _is_heading(sentence):
-        ctx.heading_option = named[0] if len(named) == 1 else None
-        ctx.paragraph_option = None
-    elif named:
-        ctx.paragraph_option = named[0]
-    lead = _list_lead(sentence, named, before or ctx.last_option, ctx)
+    named, passing = _named(sentence, options, page_option, ctx)
+    lead = _list_lead(sentence, named or passing, before or ctx.last_option, ctx)
     ctx.last_option = ctx.paragraph_option or ctx.last_option
     pronoun = bool(_PRONOUN_START.match(sentence))
+    mentioned = bool(named or passing)
     if named and not (pronoun and before):
         return named[0], "named", True
     if lead:
         return lead, "paragraph", False
+    if not pronoun and _OTHERS_FIRST.match(sentence):
+        return None, None, mentioned  # "Alternatives such as X and Y are lighter"
     # "We are evaluating Quillsync. It is Apache-2.0 ... than Loamdb": "It" is the option
-    # just named, not the one the sentence mentions in passing.
+    # just named, not the one the sentence mentions in passing ("Unlike Loamdb, ...").
     if before:
-        return before, "pronoun" if pronoun else "paragraph", bool(named)
+        return before, "pronoun" if pronoun else "paragraph", mentioned
     if ctx.heading_option:
-        return ctx.heading_option, "heading", bool(named)
-    return page_option, "page" if page_option else None, bool(named)
+        return ctx.heading_option, "heading", mentioned
+    if page_option:
+        return page_option, "page", mentioned
+    # Named only in passing, with nothing else it could be about: the reader will not
+    # judge an option from a yardstick, but the sentence may still say something of it.
+    return (passing[0], "named", True) if passing else (None, None, False)
+
+
+def _named(
+    sentence: str, options: list[str], page_option: str | None, ctx: _Context
+) -> tuple[list[str], list[str]]:
+    """(the options the sentence is about, those it names only in passing), noting what a
+    heading or a paragraph is about. The option the text stands under is also named by its
+    kind with a definite article ("the ORM")."""
+    if _is_heading(sentence):
+        named = _named_in_order(sentence, options, ctx.aliases)
+        ctx.heading_option = named[0] if len(named) == 1 else None
+        ctx.paragraph_option = None
+        return named, []
+    context = ctx.paragraph_option or ctx.heading_option or page_option
+    named, passing = named_subjects(sentence, options, ctx.aliases, context)
+    if named:
+        ctx.paragraph_option = named[0]
+    return named, passing
+
+
+# A sentence whose subject is a list of other products named in passing: "Alternatives
+# such as X and Y ...", "X, Y, Z and others ...", "像 X、Y 这样的替代品", "X、Y 等工具".
+_OTHERS_FIRST = re.compile(
+    r"^\s*(?:[-*+•·▪◦‣]\s*)?(?:(?:other|popular|similar|lighter|newer|older|many)\s+)?"
+    r"(?:\w+\s+)?(?:alternatives?|competitors?|rivals?|options|tools|libraries|frameworks|"
+    r"products|projects|solutions|services|engines|databases)\s+(?:such as|like|including)\b|"
+    r"^\s*(?:[-*+•·▪◦‣]\s*)?[A-Z][\w.+-]*(?:\s*,\s*[A-Z][\w.+-]*)+,?\s+(?:and|or)\s+"
+    r"(?:many\s+)?(?:others|more)\b|"
+    r"^\s*(?:[-*+•·▪◦‣]\s*)?(?:其他|其它|类似的?)?(?:像|例如|比如|诸如|如(?![果何今此]))"
+    r"[^，,。；]{1,40}?(?:这样|之类|等(?![于待级同]))|"
+    r"^\s*(?:[-*+•·▪◦‣]\s*)?[A-Za-z][\w.+-]*(?:\s*、\s*[A-Za-z][\w.+-]*)+\s*等",
+    re.I,
+)
 
 
 _BULLET_START = re.compile(r"^\s*(?:[-*+•·▪◦‣]|\d{1,2}[.)、])\s+")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -104,7 +104,12 @@ _ORG_PREFIXES = frozenset(
 _GENERIC_LAST = frozenset(
     """framework frameworks library server client database engine platform project system
     service cloud studio suite toolkit manager editor broker queue api sdk core team edition
-    community enterprise plus pro lite app apps code web""".split()
+    community enterprise plus pro lite app apps code web orm""".split()
+)
+# What joins a bundle named as one option: "Prometheus with Grafana", "Kafka + Flink".
+_BUNDLE = re.compile(
+    r"\s+(?:with|and|plus|&|\+)\s+|(?<=\w)\+(?=[A-Z])|"
+    r"(?<=[A-Za-z0-9])\s*(?:和|与|搭配|配合|加)\s*(?=[A-Za-z])"
 )
 
 
@@ -112,14 +117,18 @@ _GENERIC_LAST = frozenset(
 def option_names(option: str) -> tuple[str, ...]:
     """The ways a page may name an option: in full, without its organisation prefix or by
     the distinctive last word of a longer name ("Kafka"), without a ".js" suffix ("Vue"),
-    or by the initials of a long name ("DRF")."""
+    by the initials of a long name ("DRF"), or by its head name: the product a bundle is
+    built on ("Prometheus" for "Prometheus with Grafana"), or the brand before a generic
+    kind of thing ("Django" for "Django ORM")."""
+    if bundle := _bundle_head(option):
+        return tuple(dict.fromkeys((option, *option_names(bundle))))
     names = [option]
     words = option.split()
     if len(words) > 1 and words[0].lower() in _ORG_PREFIXES:
         names.append(" ".join(words[1:]))
     if len(words) > 1 and len(words[-1]) >= 4 and words[-1].lower() not in _GENERIC_LAST:
         names.append(words[-1])
-    if _BRAND_OF_A_KIND.match(option) and _distinctive(words[0]):
+    if head_and_kind(option):
         names.append(words[0])  # "Django" for "Django REST framework"
     if re.search(r"\.js$", option, re.I):
         names.append(option[:-3])
@@ -133,16 +142,49 @@ def option_names(option: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in names if len(n) >= 2))
 
 
+def _bundle_head(option: str) -> str | None:
+    """The product a bundle is built on: "Prometheus" for "Prometheus with Grafana". The
+    head must be a name of its own, not an ordinary word ("Simple and Fast")."""
+    parts = _BUNDLE.split(option, maxsplit=1)
+    if len(parts) != 2 or not parts[1].strip():
+        return None
+    head = parts[0].strip()
+    words = head.split()
+    if not words or (not words[0][:1].isupper() and not has_cjk(head)):
+        return None
+    return head if len(words) > 1 or has_cjk(head) or _distinctive(words[0]) else None
+
+
+@lru_cache(maxsize=1024)
+def head_and_kind(option: str) -> tuple[str, str] | None:
+    """(the brand, the kind of thing) of an option named as a brand and a generic kind:
+    ("Django", "ORM") for "Django ORM", ("Django", "REST framework") for "Django REST
+    framework". The kind is made of generic nouns and short technical terms in capitals."""
+    words = option.split()
+    if len(words) < 2 or not _distinctive(words[0]):
+        return None
+    *leading, last = words[1:]
+    if not _generic_word(last) or not all(
+        _generic_word(w) or w.lower() in _KIND_MODIFIERS for w in leading
+    ):
+        return None
+    return words[0], " ".join(words[1:])
+
+
+def _generic_word(word: str) -> bool:
+    return word.lower() in _GENERIC_LAST or (word.isupper() and 2 <= len(word) <= 6)
+
+
+# Nouns that say what a generic kind is for: "Password Manager", "Message Broker".
+_KIND_MODIFIERS = frozenset(
+    "password message task job search vector document graph key value object web http".split()
+)
+
+
 # First words that are ordinary words, not the name of a product on their own.
 _COMMON_FIRST = frozenset(
     """visual open free simple fast easy next new modern micro rest cloud data web net power
     active smart quick big deep total real full small light secure super""".split()
-)
-
-
-# A brand, a technical term in capitals and a kind of thing: "Django REST framework".
-_BRAND_OF_A_KIND = re.compile(
-    r"^[A-Z][\w.+-]+\s+[A-Z]{2,6}\s+(?i:" + "|".join(sorted(_GENERIC_LAST)) + r")$"
 )
 
 
@@ -167,30 +209,57 @@ def is_initials(name: str, option: str) -> bool:
     return (name.isupper() and len(name) <= 5) or option.startswith(name)
 
 
+def names_among(option: str, options: Sequence[str]) -> tuple[str, ...]:
+    """The option's names less those that also name another of the options: with both
+    "Django" and "Django ORM" in the question, "Django" is only the first."""
+    others = {n.casefold() for o in options if o != option for n in option_names(o)}
+    return tuple(n for n in option_names(option) if n == option or n.casefold() not in others)
+
+
 def mentions(text: str, option: str, aliases: tuple[str, ...] = ()) -> bool:
     """Whether `text` names `option` in any of its usual forms (initials only in capitals),
     or by one of `aliases` (names the pages themselves gave it, see discover_aliases)."""
     return first_mention(text, option, aliases) >= 0
 
 
-def first_mention(text: str, option: str, aliases: tuple[str, ...] = ()) -> int:
-    """Offset of the first mention of `option` in `text`, or -1."""
-    found = -1
-    for name in (*option_names(option), *aliases):
-        at = _find_name(text, name, initials=is_initials(name, option))
-        if at >= 0 and (found < 0 or at < found):
-            found = at
-    return found
+def first_mention(
+    text: str, option: str, aliases: tuple[str, ...] = (), among: Sequence[str] = ()
+) -> int:
+    """Offset of the first mention of `option` in `text`, or -1. Given the other options
+    (`among`), a name they share is no mention of this one."""
+    spans = name_spans(text, option, aliases, among)
+    return spans[0][0] if spans else -1
 
 
-def _find_name(text: str, name: str, initials: bool) -> int:
+def name_spans(
+    text: str, option: str, aliases: tuple[str, ...] = (), among: Sequence[str] = ()
+) -> list[tuple[int, int]]:
+    """(start, end) of every mention of the option in the text, in order, not overlapping:
+    by any of its names (names_among), its possessive form ("Django's ORM", "Django 的
+    ORM") or an alias, longer forms first where two overlap."""
+    spans: list[tuple[int, int]] = []
+    names = names_among(option, among) if among else option_names(option)
+    for name in sorted({*names, *aliases}, key=len, reverse=True):
+        pattern = _pattern_for(name, is_initials(name, option))
+        spans += [
+            (m.start(), m.end())
+            for m in pattern.finditer(text)
+            if not any(m.start() < e and s < m.end() for s, e in spans)
+        ]
+    if possessive := _possessive_pattern(option):
+        for m in possessive.finditer(text):
+            spans = [(s, e) for s, e in spans if not (m.start() <= s and e <= m.end())]
+            if not any(m.start() < e and s < m.end() for s, e in spans):
+                spans.append((m.start(), m.end()))
+    return sorted(spans)
+
+
+def _pattern_for(name: str, initials: bool) -> re.Pattern[str]:
     if has_cjk(name):
-        return text.find(name)
+        return re.compile(re.escape(name))
     if initials:
-        match = re.search(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", text)
-    else:
-        match = _name_pattern(name).search(text)
-    return match.start() if match else -1
+        return re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
+    return _name_pattern(name)
 
 
 @lru_cache(maxsize=4096)
@@ -198,6 +267,39 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     # A long name also takes another language's ending: "empagliflozina", "Kafkas".
     ending = r"(?:s|es|ed|d|ing|[a-z]{1,2})?" if len(name) >= 7 else r"(?:s|es|ed|d|ing)?"
     return re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + ending + r"(?![A-Za-z0-9])", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _possessive_pattern(option: str) -> re.Pattern[str] | None:
+    """ "Django's ORM", "Django’s REST framework", "Django 的 ORM"."""
+    parts = head_and_kind(option)
+    if parts is None:
+        return None
+    head, kind = (re.escape(p).replace(r"\ ", r"\s+") for p in parts)
+    return re.compile(
+        rf"(?<![A-Za-z0-9]){head}(?:\s*['’]s?\s+|\s*的\s*){kind}(?![A-Za-z0-9])", re.I
+    )
+
+
+@lru_cache(maxsize=1024)
+def definite_pattern(option: str) -> re.Pattern[str] | None:
+    """The option's kind with a definite article, "the ORM", "this ORM", "该 ORM": a name
+    of the option only where the page or paragraph is about it already."""
+    parts = head_and_kind(option)
+    if parts is None:
+        return None
+    kind = re.escape(parts[1]).replace(r"\ ", r"\s+")
+    return re.compile(
+        rf"(?<![A-Za-z0-9])(?:the|this|its)\s+{kind}(?![A-Za-z0-9])|"
+        rf"(?:该|此|这个|这款|这套|其)\s*{kind}(?![A-Za-z0-9])",
+        re.I,
+    )
+
+
+def definite_spans(text: str, option: str | None) -> list[tuple[int, int]]:
+    """Where the text names `option` by its kind with a definite article (definite_pattern)."""
+    pattern = definite_pattern(option) if option else None
+    return [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
 
 
 # "semaglutide (Ozempic)", "Ozempic (semaglutide)", "Django REST framework (DRF)".

@@ -104,7 +104,9 @@ _USE_CASE_LEAD = re.compile(
     r"适用场景|适用于|适合|使用场景|应用场景)\s*[:：]?\s*$",
     re.I,
 )
-_LIST_JOIN = re.compile(r"^\s*(?:,|、|/|&|\band\b|\bor\b|和|与|及)\s*(?:\bboth\b\s*)?$", re.I)
+_LIST_JOIN = re.compile(
+    r"^\s*(?:,?\s*\band\b|,?\s*\bor\b|,|、|/|&|和|与|及)\s*(?:\bboth\b\s*)?$", re.I
+)
 
 
 def clauses_of(point: Point, options: Sequence[str], aliases: dict) -> list[Clause]:
@@ -113,8 +115,10 @@ def clauses_of(point: Point, options: Sequence[str], aliases: dict) -> list[Clau
     speed and reactivity, React needs care"); a piece naming none continues the clause."""
     quote = point.quote
     spans: list[list] = []  # [start, end, subjects, rivals]
-    for start, end, opens in _pieces(quote):
-        subjects, rivals = _subjects(quote[start:end], options, aliases)
+    pieces = _pieces(quote)
+    roles = _roles(quote, mentions(quote, options, aliases, point.option), pieces)
+    for start, end, opens in pieces:
+        subjects, rivals = _subjects(quote, (start, end), roles)
         last = spans[-1] if spans else None
         if last is None or opens or (subjects and last[2] and subjects != last[2]):
             spans.append([start, end, subjects, rivals])
@@ -191,34 +195,126 @@ def _pieces(quote: str) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _subjects(text: str, options: Sequence[str], aliases: dict) -> tuple[list[str], list[str]]:
-    """(the options a piece is about, the options it offers an alternative to). What it
-    is about is the first option it names as more than a yardstick, an example or part of
-    another name, with any listed along with it ("Django and Flask both ...")."""
-    named, rivals = [], []
-    previous: tuple[int, str] | None = None  # end and role of the mention before
-    for start, end, option in mentions(text, options, aliases):
-        before = text[max(0, start - 28) : start]
-        listed = previous is not None and _LIST_JOIN.match(text[previous[0] : start])
-        if _RIVAL.search(before) or (listed and previous and previous[1] == "rival"):
-            rivals.append(option)
+Role = tuple[int, int, str, str]  # start, end, option, role
+
+
+def _roles(quote: str, found: list[tuple[int, int, str]], pieces: list) -> list[Role]:
+    """Each mention's role: "subject", "yardstick" (named to compare with, as an example,
+    or one of a list named in passing: "X, Y and others"), "rival" ("an alternative to
+    X") or "part" (of another name: "the X protocol")."""
+    roles: list[Role] = []
+    passing = _in_passing(quote, found)
+    for start, end, option in found:
+        piece_start = max((p for p, _, _ in pieces if p <= start), default=0)
+        previous = roles[-1] if roles else None
+        before = _unlisted(quote[max(0, start - 80) : start], quote[end:])
+        listed = previous is not None and _listed(quote, previous[1], start, end, piece_start)
+        if _RIVAL.search(before) or (listed and previous and previous[3] == "rival"):
             role = "rival"
-        elif _REFERENCE.search(before) or (listed and previous and previous[1] == "yardstick"):
+        elif (
+            _REFERENCE.search(before)
+            or (listed and previous and previous[3] == "yardstick")
+            or (start, end) in passing
+        ):
             role = "yardstick"  # "such as Quillsync and Loamdb": both are examples
-        elif _MODIFIER.match(text[end:]):
+        elif _MODIFIER.match(quote[end:]):
             role = "part"
         else:
-            named.append((start, end, option))
             role = "subject"
-        previous = (end, role)
+        roles.append((start, end, option, role))
+    return roles
+
+
+def _subjects(quote: str, piece: tuple[int, int], roles: list[Role]) -> tuple[list[str], list[str]]:
+    """(the options a piece of the quote is about, the options it offers an alternative
+    to). What it is about is the first option it names as more than a yardstick, an
+    example, one of a list named in passing or part of another name, with any listed
+    along with it ("Django and Flask both ...")."""
+    inside = [r for r in roles if piece[0] <= r[0] and r[1] <= piece[1]]
+    rivals = [o for _, _, o, role in inside if role == "rival"]
+    named = [r for r in inside if r[3] == "subject"]
     if not named:
         return [], rivals
     chosen = [named[0]]
     for mention in named[1:]:
-        if not _LIST_JOIN.match(_unbracketed(text[chosen[-1][1] : mention[0]])):
+        if not _LIST_JOIN.match(_unbracketed(quote[chosen[-1][1] : mention[0]])):
             break
         chosen.append(mention)
-    return list(dict.fromkeys(o for _, _, o in chosen)), rivals
+    return list(dict.fromkeys(o for _, _, o, _ in chosen)), rivals
+
+
+# One item of a list of names: "Peewee", "Apache Pulsar". (A run of Chinese has no
+# spaces to tell a name from the words around it.)
+_ITEM = r"(?:[A-Z0-9][A-Za-z0-9.+#-]*(?:\s+[A-Z0-9][A-Za-z0-9.+#-]*){0,2})"
+_JOIN = r"(?:,?\s*\b(?:and|or)\b|,|，|、|/|&|和|与|及)"
+# The names listed before a mention: "such as Peewee, Pony and " ends in a list.
+_LIST_BEFORE = re.compile(rf"(?:{_ITEM}\s*(?:\([^()]*\)\s*)?{_JOIN}\s*)+$")
+# A list that closes on "and others", "etc.", "等": its names are examples.
+_OPEN_END = re.compile(
+    r"^\s*(?:,\s*)?(?:(?:and|or)\s+(?:many\s+|several\s+|a few\s+)?"
+    r"(?:others|more(?=\s*[.,;:!)]|\s*$)|the like|so on|similar\b)|etc\b|等(?![于待级同]))",
+    re.I,
+)
+
+
+def _unlisted(before: str, after: str) -> str:
+    """What stands before the list of names a mention is one of: for "alternatives such
+    as Peewee, Pony and Quillsync" it is "alternatives such as ". A name after a comma is
+    one of the list only when the list goes on after it ("such as Peewee, Quillsync and
+    Pony"): in "Unlike Peewee, Quillsync is ..." the comma ends the yardstick."""
+    listed = _LIST_BEFORE.search(before)
+    if listed is None:
+        return before
+    last_join = re.search(rf"{_JOIN}\s*$", listed.group(0))
+    bare_comma = last_join is not None and last_join.group(0).strip() in (",", "，")
+    if bare_comma and not _LIST_AFTER.match(after):
+        return before
+    return before[: listed.start()]
+
+
+_LIST_AFTER = re.compile(rf"^\s*{_JOIN}\s*(?:{_ITEM}|others|more)")
+
+
+def _listed(quote: str, after: int, start: int, end: int, piece_start: int) -> bool:
+    """Whether the mention at start..end goes on the list of the one ending at `after`: a
+    name in the piece after a comma does only when the list goes on after it ("like
+    NATS, RabbitMQ, and Kafka"), not in "Faster than Loamdb, Tessera handles ..."."""
+    if not _LIST_JOIN.match(quote[after:start]):
+        return False
+    return after >= piece_start or bool(_LIST_AFTER.match(quote[end:]))
+
+
+def _in_passing(text: str, found: list[tuple[int, int, str]]) -> set[tuple[int, int]]:
+    """The mentions that belong to a list named in passing, one that closes on "and
+    others", "etc." or "等" ("Celery, RQ and others offer retries")."""
+    passing: set[tuple[int, int]] = set()
+    run: list[tuple[int, int]] = []
+    for i, (start, end, _) in enumerate(found):
+        if run and not _LIST_JOIN.match(text[run[-1][1] : start]):
+            run = []
+        run.append((start, end))
+        following = found[i + 1][0] if i + 1 < len(found) else len(text)
+        tail = text[end:following]
+        if _OPEN_END.match(tail) or _OPEN_END.match(_LIST_TAIL.sub("", tail, count=1)):
+            passing.update(run)
+    return passing
+
+
+# The names a list goes on with after a mention: ", Peewee and Pony".
+_LIST_TAIL = re.compile(rf"^(?:\s*{_JOIN}\s*{_ITEM})+")
+
+
+def named_subjects(
+    text: str, options: Sequence[str], aliases: dict, context: str | None = None
+) -> tuple[list[str], list[str]]:
+    """(the options the text's clauses are about, in order; those it names only in
+    passing: as a yardstick, an example, one of a list, a rival or part of another name).
+    `context` is the option the text stands under, named by its kind ("the ORM")."""
+    pieces = _pieces(text)
+    roles = _roles(text, mentions(text, options, aliases, context), pieces)
+    subjects = [o for start, end, _ in pieces for o in _subjects(text, (start, end), roles)[0]]
+    subjects = list(dict.fromkeys(subjects))
+    return subjects, list(dict.fromkeys(o for _, _, o, _ in roles if o not in subjects))
 
 
 def _unbracketed(text: str) -> str:
@@ -226,14 +322,12 @@ def _unbracketed(text: str) -> str:
     return re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text)
 
 
-def mentions(text: str, options: Sequence[str], aliases: dict) -> list[tuple[int, int, str]]:
-    found = mentions_of(text, options)
-    for option, names in aliases.items():
-        for name in names:
-            for m in re.finditer(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text, re.I):
-                if not any(s < m.end() and m.start() < e for s, e, _ in found):
-                    found.append((m.start(), m.end(), option))
-    return sorted(found)
+def mentions(
+    text: str, options: Sequence[str], aliases: dict, context: str | None = None
+) -> list[tuple[int, int, str]]:
+    """Every mention of an option by name or alias, and of `context` (the option the text
+    stands under) by its kind: "the ORM" on a page about the Django ORM."""
+    return mentions_of(text, options, aliases, context)
 
 
 # Words that name a thing without judging it: an indirect question ("how fast it is"),

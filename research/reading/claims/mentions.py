@@ -1,42 +1,39 @@
 """Where a text names an option, in any of the forms research.reading.text.option_names
-knows ("Kafka" for "Apache Kafka", "DRF" for "Django REST framework")."""
+knows ("Kafka" for "Apache Kafka", "DRF" for "Django REST framework", "Django's ORM" for
+"Django ORM"), and where it names the option a page is about by its kind ("the ORM")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from research.reading.text import has_cjk, is_initials, option_names, term_pattern
+from research.reading.text import definite_spans, name_spans
 
 
 def option_mentions(text: str, option: str) -> list[tuple[int, int]]:
     """(start, end) of every mention of the option in the text, in order, not overlapping."""
-    spans: list[tuple[int, int]] = []
-    for name in option_names(option):
-        spans += [s for s in _spans(text, name, option) if not any(_overlaps(s, t) for t in spans)]
-    return sorted(spans)
+    return name_spans(text, option)
 
 
-def mentions_of(text: str, options: Sequence[str]) -> list[tuple[int, int, str]]:
-    """Every option mention, longest names first where two overlap, in text order."""
+def mentions_of(
+    text: str,
+    options: Sequence[str],
+    aliases: dict[str, tuple[str, ...]] | None = None,
+    context: str | None = None,
+) -> list[tuple[int, int, str]]:
+    """Every option mention, longest names first where two overlap, in text order. A name
+    two options share names neither. The option the text stands under (`context`: the
+    page, heading or paragraph is about it) is also named by its kind: "the ORM"."""
+    aliases = aliases or {}
     found: list[tuple[int, int, str]] = []
     for option in sorted(options, key=len, reverse=True):
-        for start, end in option_mentions(text, option):
+        for start, end in name_spans(text, option, aliases.get(option, ()), options):
             if not any(_overlaps((start, end), (s, e)) for s, e, _ in found):
                 found.append((start, end, option))
+    if context in options:
+        for start, end in definite_spans(text, context):
+            if not any(_overlaps((start, end), (s, e)) for s, e, _ in found):
+                found.append((start, end, context))
     return sorted(found)
-
-
-def _spans(text: str, name: str, option: str) -> list[tuple[int, int]]:
-    if not name.strip():
-        return []
-    if has_cjk(name):
-        pattern = re.compile(re.escape(name))
-    elif is_initials(name, option):
-        pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
-    else:
-        pattern = term_pattern(name)
-    return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

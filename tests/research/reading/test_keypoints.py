@@ -122,3 +122,61 @@ def test_a_sentence_referring_to_an_option_is_a_key_point_even_without_a_dimensi
         ("Quillsync", "It keeps its data in one file."),
         ("Loamdb", "Loamdb keeps every tenant in a schema of its own."),
     ]
+
+
+# --- which option a sentence is filed under ------------------------------------------------
+
+OPTIONS = ["Quillsync", "Loamdb", "Tessera"]
+
+
+def filed(text: str, dimensions: list[str], page_option: str | None = None, options=OPTIONS):
+    return [(p.option, p.quote) for p in key_points(text, options, dimensions, page_option)]
+
+
+def test_an_option_named_only_as_a_yardstick_does_not_become_the_sentences_subject():
+    text = "Unlike Loamdb, Quillsync replicates writes at a steady throughput."
+    assert filed(text, ["throughput"]) == [("Quillsync", text)]
+
+
+def test_a_paragraph_stays_with_its_option_after_others_are_named_in_passing():
+    text = (
+        "We evaluated Quillsync for a month. "
+        "Compared with Loamdb and Tessera, it replicates writes fast. "
+        "It is released under the MIT licence, which keeps licence risk low."
+    )
+    points = filed(text, ["throughput", "licence risk"])
+    assert {option for option, _ in points} == {"Quillsync"}
+
+
+def test_alternatives_listed_on_a_page_about_one_option_are_not_filed_under_it():
+    text = (
+        "Alternatives such as Featherline and Brightdash are released under the MIT licence, "
+        "which keeps licence risk low.\n\n"
+        "Other tools like Loamdb, Tessera and Featherline are cheap to license.\n\n"
+        "像 Featherline、Brightdash 这样的替代品采用 MIT 许可证，许可风险很低。"
+    )
+    assert filed(text, ["licence risk", "许可风险"], page_option="Quillsync") == []
+
+
+def test_a_sentence_about_the_pages_option_still_counts_when_it_names_others_in_passing():
+    text = "Unlike Featherline and Brightdash, it is released under the MIT licence."
+    assert filed(text, ["licence risk"], page_option="Quillsync") == [("Quillsync", text)]
+
+
+def test_the_kind_with_a_definite_article_names_the_option_of_the_page():
+    options = ["Tessera ORM", "Loamdb"]
+    text = (
+        "The ORM is released under the MIT licence, which keeps licence risk low.\n\n"
+        "该 ORM 采用 MIT 许可证，许可风险很低。"
+    )
+    points = key_points(text, options, ["licence risk", "许可风险"], page_option="Tessera ORM")
+    assert [(p.option, p.about) for p in points] == [("Tessera ORM", "named")] * 2
+
+
+def test_a_bundle_and_a_brand_with_its_kind_are_found_in_running_text():
+    options = ["Loamdb with Brightdash", "Tessera ORM"]
+    text = (
+        "Loamdb keeps licence risk low with its MIT licence. "
+        "Tessera's ORM is released under the GPL, which raises licence risk."
+    )
+    assert [p.option for p in key_points(text, options, ["licence risk"])] == options
