@@ -21,6 +21,7 @@ from research.reading.claims.reading import (
 )
 from research.reading.claims.stances import stance_hits
 from research.reading.conflicts.facts import CHANGE, SourceFacts, stance_weight
+from research.reading.conflicts.kinds import findings
 from research.reading.conflicts.sentences import beaten, option_segments, topic_words
 from research.reading.conflicts.statements import Conflict, Statement
 from research.reading.keypoints import clean
@@ -93,7 +94,7 @@ def conflict_statements(
                         i,
                         option,
                         focus=focus,
-                        stated=not _states_nothing(reading),
+                        stated=not _states_nothing(reading) or bool(findings(focus or kp.quote)),
                         named=option in about,
                         stance=stance,
                     )
@@ -103,7 +104,9 @@ def conflict_statements(
 
 def _states_nothing(reading: Reading) -> bool:
     """Refused for what the sentence is (a heading, a question, another language, a part
-    of the option), not merely for judging no dimension."""
+    of the option), not merely for judging no dimension. A finding stated in a fragment
+    ("• Reduced risk of non-fatal stroke" under "Key findings") is still stated: the
+    caller keeps those."""
     return bool(reading.refused) and not reading.stances and reading.refused != NO_JUDGEMENT
 
 

@@ -262,27 +262,68 @@ def differing_outcome(a: str, b: str) -> str | None:
 @lru_cache(maxsize=8192)
 def _results(text: str) -> dict[str, str]:
     """{outcome: "yes" | "no"} for each named outcome a finding word stands just before,
-    in the same clause."""
+    or just after ("death from any cause was lower"), in the same clause. Outcomes listed
+    together ("in MACE and all-cause mortality") share their finding."""
     found: dict[str, str] = {}
     for clause in _BIG_CLAUSE.split(text):
-        for point, start in _outcomes(clause):
-            before = clause[max(0, start - 70) : start]
-            if _RESULT_NO.search(before):
-                found.setdefault(point, "no")  # "a nonsignificant trend towards a reduction"
-            elif _RESULT_YES.search(before):
-                found.setdefault(point, "yes")
+        previous: tuple[str, int] | None = None  # the last outcome's finding and its end
+        for point, start, end in _outcomes(clause):
+            finding = _finding_before(clause[max(0, start - 70) : start])
+            if finding is None and previous and _LISTED.fullmatch(clause[previous[1] : start]):
+                finding = previous[0]
+            finding = finding or _finding_after(clause[end : end + 40])
+            if finding is not None:
+                found.setdefault(point, finding)
+                previous = (finding, end)
     return found
 
 
-def _outcomes(clause: str) -> list[tuple[str, int]]:
+def _finding_before(before: str) -> str | None:
+    if _DEFINING.search(before):
+        return None  # "reduced the composite endpoint (cardiovascular death, ...)": a part
+    if _RESULT_NO.search(before):
+        return "no"  # "a nonsignificant trend towards a reduction"
+    return "yes" if _RESULT_YES.search(before) else None
+
+
+def _finding_after(after: str) -> str | None:
+    if _AFTER_NO.match(after):
+        return "no"
+    return "yes" if _AFTER_YES.match(after) else None
+
+
+_DEFINING = re.compile(r"\bcomposite\b|\((?![^()]*\))|\b(?:including|included)\s*:?\s*$", re.I)
+_LISTED = re.compile(r"\s*(?:\([^()]{1,12}\))?\s*(?:,|,?\s*(?:and|or))\s*", re.I)
+_AFTER_YES = re.compile(
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:was|were|is|are)\s+(?:significantly\s+)?(?:lower|reduced)\b",
+    re.I,
+)
+_AFTER_NO = re.compile(
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:was|were|is|are|did)\s+(?:similar|not\s+(?:significantly\s+)?"
+    r"(?:lower|reduced|differ|different))\b",
+    re.I,
+)
+
+
+def _outcomes(clause: str) -> list[tuple[str, int, int]]:
     """Named outcomes of more than one word ("cardiovascular death", "non-fatal stroke"),
-    or one that is not a bare modifier: the point a finding is about."""
+    or one that is not a bare modifier: the point a finding is about, where it starts and
+    ends."""
     points = []
     for match in _OUTCOME.finditer(clause):
-        points.append(
-            (re.sub(r"[\s-]+", " ", match.group(0).lower()).replace("non ", "non"), match.start())
-        )
+        name = re.sub(r"[\s-]+", " ", match.group(0).lower()).replace("non ", "non")
+        points.append((_SAME_OUTCOME.get(name, name), match.start(), match.end()))
     return points
+
+
+# One outcome under its other names: "death from any cause" is all-cause mortality.
+_SAME_OUTCOME = {
+    "death from any cause": "all cause mortality",
+    "cv death": "cardiovascular death",
+    "major adverse cardiovascular events": "mace",
+    "hypoglycaemia": "hypoglycemia",
+    "hospitalisation for heart failure": "hospitalization for heart failure",
+}
 
 
 _OUTCOME = re.compile(
