@@ -107,7 +107,9 @@ def _states_nothing(reading: Reading) -> bool:
     of the option), not merely for judging no dimension. A finding stated in a fragment
     ("• Reduced risk of non-fatal stroke" under "Key findings") is still stated: the
     caller keeps those."""
-    return bool(reading.refused) and not reading.stances and reading.refused != NO_JUDGEMENT
+    if reading.stances or reading.unsure:
+        return False  # it judged something, only not surely enough to score it
+    return bool(reading.refused) and reading.refused != NO_JUDGEMENT
 
 
 @dataclass(frozen=True)
