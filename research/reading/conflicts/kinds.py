@@ -92,9 +92,9 @@ _FILLER_WORDS = frozenset(
 
 
 def denied_point(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
-    """A point `a` denies outright ("no persistence", "不支持离线模式") that `b` states
-    without denying it: the same words, in order, close together."""
-    for phrase, _ in _denials_with_words(a.text):
+    """A point `a` denies outright ("no persistence", "不支持离线模式", a "No" in a table's
+    row) that `b` states without denying it: the same words, in order, close together."""
+    for phrase, _ in _denied(a):
         if (
             _worth_a_point(phrase, rarity)
             and not _names_an_option(phrase, a)
@@ -112,7 +112,7 @@ def _names_an_option(phrase: tuple[str, ...], statement: Statement) -> bool:
 
 def denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
     """The denied point as `a` writes it ("offline mode", "persistence")."""
-    for phrase, words in _denials_with_words(a.text):
+    for phrase, words in _denied(a):
         if (
             _worth_a_point(phrase, rarity)
             and not _names_an_option(phrase, a)
@@ -120,6 +120,21 @@ def denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str 
         ):
             return words
     return None
+
+
+def _denied(statement: Statement) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """What the statement denies: a table's "No" denies its whole row ("result storage"),
+    every word of it, where a sentence's denial leaves out the words all texts use."""
+    found = _denials_with_words(statement.text)
+    if statement.says != "no" or not statement.row or has_cjk(statement.row):
+        return found
+    words = [w for w in statement.row.split() if w not in _FILLER_WORDS][:3]
+    return ((tuple(stem(w) for w in words), " ".join(words)), *found) if words else found
+
+
+def denied_phrases_of(statement: Statement) -> tuple[tuple[str, ...], ...]:
+    """The points the statement denies, each as its stems: what `denied_point` looks for."""
+    return tuple(phrase for phrase, _ in _denied(statement))
 
 
 def _denials(text: str) -> tuple[tuple[str, ...], ...]:
