@@ -85,13 +85,14 @@ def _cell_rows(
 
 
 def _line_header(text: str, options: Sequence[str]) -> list[str]:
-    """ "Feature Django FastAPI Flask": a label, then the options and nothing else."""
+    """ "Feature Django FastAPI Flask": a label (or none), then the options and nothing
+    else."""
     found = mentions_of(text, options)
-    if len(found) < 2 or found[0][0] == 0:
+    if len(found) < 2:
         return []
     label, rest = text[: found[0][0]], text[found[0][0] :]
-    if not _short_label(label.strip()):
-        return []
+    if label.strip() and not _short_label(label.strip()):
+        return []  # the corner cell ("Feature") may be left empty, never a sentence
     gaps = [text[a[1] : b[0]] for a, b in itertools.pairwise(found)]
     if any(g.strip() for g in gaps) or found[-1][1] != len(text):
         return []
@@ -105,7 +106,7 @@ def _line_rows(
     rows = []
     while i < len(lines):
         start, text = lines[i]
-        words = text.split()
+        words = _words(text)
         if not text or len(text) > 160 or re.search(r"[.!?。！？]$", text):
             break  # the table has ended
         label, cells = words[: -len(columns)], words[-len(columns) :]
@@ -120,6 +121,21 @@ def _line_rows(
         )
         i += 1
     return rows, i
+
+
+_FOOTNOTE = re.compile(r"^(?:\[(?:\d{1,2}|[#*a-z])\]_?|\(\d{1,2}\)|[*†‡]+)$")
+
+
+def _words(text: str) -> list[str]:
+    """The row's words, a footnote mark kept with the word it marks: "No [1]" is one
+    cell."""
+    words: list[str] = []
+    for word in text.split():
+        if words and _FOOTNOTE.match(word):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    return words
 
 
 def _short_label(text: str) -> bool:

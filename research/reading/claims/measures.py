@@ -18,6 +18,7 @@ def measure_facts(sentence: str) -> list[Fact]:
         *_multiples(sentence),
         *_percentages(sentence),
         *_hazard_ratios(sentence),
+        *_median_times(sentence),
     ]
     return list({f.attribute: f for f in reversed(facts)}.values())[::-1]  # first per attribute
 
@@ -219,3 +220,37 @@ def _outcome_before(sentence: str, at: int) -> str | None:
 
 
 _CHANGES = {"increased", "decreased", "reduced", "rose", "fell", "improved", "worsened", "lower"}
+
+
+# --- median times -------------------------------------------------------------------------
+
+_MEDIAN = re.compile(
+    r"\bmedian\s+(?P<what>overall survival|progression[- ]free survival|"
+    r"duration of (?:response|treatment)|time to (?:progression|treatment failure)|"
+    r"PFS|OS|DoR|TTP)\b(?:\s*\((?:PFS|OS|DoR|TTP)\))?[^.;]{0,40}?"
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>months?|mo\b|years?|weeks?)",
+    re.I,
+)
+_TIMES = re.compile(r"\d+(?:\.\d+)?\s*(?:months?|mo\b|years?|weeks?)", re.I)
+_SHORT = {
+    "pfs": "progression-free survival",
+    "os": "overall survival",
+    "dor": "duration of response",
+}
+_IN_MONTHS = {"month": 1.0, "months": 1.0, "mo": 1.0, "year": 12.0, "years": 12.0}
+_IN_MONTHS |= {"week": 12 / 52, "weeks": 12 / 52}
+
+
+def _median_times(sentence: str) -> list[Fact]:
+    """ "a median progression-free survival of 18.9 months" -> median progression-free
+    survival (months) 18.9. A sentence with more than one time (two arms, a range) is left
+    alone: which is whose is not in the figure."""
+    if len(_TIMES.findall(sentence)) != 1:
+        return []
+    match = _MEDIAN.search(sentence)
+    if match is None:
+        return []
+    what = match.group("what").lower().replace("progression free", "progression-free")
+    what = _SHORT.get(what, what)
+    months = _number(match.group("n")) * _IN_MONTHS[match.group("unit").lower()]
+    return [Fact(f"median {what} (months)", "fact", format_number(round(months, 1)), 0)]

@@ -218,6 +218,10 @@ def _table_facts(
     header = _cells(block[0].text)
     rows = [(line, _cells(line.text)) for line in block[2:] if line.text.strip("| ")]
     columns = {i: o for i, h in enumerate(header) if i and (o := _only_option(h, options))}
+    if _shifted(header, rows, options):
+        # "| A | B | C | |" over "| Broker | a's | b's | c's |": the label's column was
+        # written last, so each option's column is one to the right of its name.
+        columns = {i + 1: o for i, h in enumerate(header) if (o := _only_option(h, options))}
     if columns:
         return [fact for line, cells in rows for fact in _row_facts(line, cells, columns, options)]
     facts = []
@@ -231,6 +235,18 @@ def _table_facts(
                 sign = _cell_sign(cells[i], header[i], options)
                 facts.append(TableFact(option, header[i], cells[i], sign, *_span(line)))
     return facts
+
+
+def _shifted(
+    header: list[str], rows: list[tuple[_Line, list[str]]], options: Sequence[str]
+) -> bool:
+    """A header that opens with an option and ends with an empty cell, over rows that open
+    with a label (no option) and are as wide as the header."""
+    if len(header) < 3 or header[-1] or not _only_option(header[0], options):
+        return False
+    return bool(rows) and all(
+        len(cells) == len(header) and not _only_option(cells[0], options) for _, cells in rows
+    )
 
 
 def _row_facts(

@@ -20,7 +20,9 @@ from research.reading.claims.reading import (
     Reading,
 )
 from research.reading.claims.stances import stance_hits
+from research.reading.conflicts.cells import cell_says, cell_statement, row_key, table_cell
 from research.reading.conflicts.facts import CHANGE, SourceFacts, stance_weight
+from research.reading.conflicts.kinds import findings
 from research.reading.conflicts.sentences import beaten, option_segments, topic_words
 from research.reading.conflicts.statements import Conflict, Statement
 from research.reading.keypoints import clean
@@ -74,9 +76,15 @@ def conflict_statements(
                 continue
             reading = reader.stances(src.source_id, kp)
             about = reader.about(src.source_id, kp)
-            segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
+            cell = table_cell(kp.header, kp.text, kp.quote)
+            if cell is not None:
+                # A row is read for its option's cell only, as the statement it makes.
+                segments = {kp.option: cell_statement(kp.option, kp.header or "", cell)}
+            else:
+                segments = option_segments(kp.quote, plan.options) or {kp.option: ""}
             for option in plan.options:
-                if option not in segments and option != kp.option and beaten(kp.quote, option):
+                others = cell is None and option not in segments and option != kp.option
+                if others and beaten(kp.quote, option):
                     statements.append(at.statement(kp, i, option, polarity=-1))
             for option, focus in segments.items():
                 stance = next(
@@ -93,9 +101,13 @@ def conflict_statements(
                         i,
                         option,
                         focus=focus,
-                        stated=not _states_nothing(reading),
+                        stated=cell is not None
+                        or not _states_nothing(reading)
+                        or bool(findings(focus or kp.quote)),
                         named=option in about,
                         stance=stance,
+                        row=row_key(kp.header or "") if cell is not None else "",
+                        says=cell_says(cell) if cell is not None else None,
                     )
                 )
     return statements
@@ -103,7 +115,9 @@ def conflict_statements(
 
 def _states_nothing(reading: Reading) -> bool:
     """Refused for what the sentence is (a heading, a question, another language, a part
-    of the option), not merely for judging no dimension."""
+    of the option), not merely for judging no dimension. A finding stated in a fragment
+    ("• Reduced risk of non-fatal stroke" under "Key findings") is still stated: the
+    caller keeps those."""
     return bool(reading.refused) and not reading.stances and reading.refused != NO_JUDGEMENT
 
 
@@ -125,6 +139,8 @@ class _Origin:
         stated: bool = True,
         named: bool = True,
         stance: int | None = None,
+        row: str = "",
+        says: str | None = None,
     ) -> Statement:
         text = focus or kp.quote
         return Statement(
@@ -144,6 +160,8 @@ class _Origin:
             stated=stated,
             named=named,
             stance=stance,
+            row=row,
+            says=says,
         )
 
 

@@ -66,8 +66,10 @@ def _date(value: str | None) -> date | None:
 
 
 def topic_of(claim: Claim) -> tuple[str, str, str | None]:
-    # Stances are compared within a dimension; typed facts across the whole option.
+    # Stances are compared within a dimension; typed facts across the whole option. A
+    # price by the year is compared with one by the month.
     attribute = _same_release(claim.attribute)
+    attribute = _PER_MONTH.get(attribute, (attribute, 1.0))[0]
     return claim.option, attribute, claim.dimension if claim.kind == "stance" else None
 
 
@@ -178,15 +180,50 @@ _PERIOD = re.compile(
 )
 
 
+# Prices by the year, and what they come to by the month.
+_PER_MONTH = {
+    "price per seat per year": ("price per seat per month", 1 / 12),
+    "yearly price": ("price per month", 1 / 12),
+    "price per seat per year (EUR)": ("price per seat per month (EUR)", 1 / 12),
+    "yearly price (EUR)": ("price per month (EUR)", 1 / 12),
+}
+PRICE_TOLERANCE = 0.02  # a list price is set, not measured: $935.77 and $968.52 differ
+
+
 def _quantity_conflict(a: Claim, b: Claim) -> str | None:
     if _periods(a.quote) != _periods(b.quote):
         return None  # 27 contributors to one release and 40 over a year can both be true
-    x, y = _number(a.value), _number(b.value)
+    x, y = _monthly(a), _monthly(b)
     if x is None or y is None:
         return "the two sources give different values" if a.value != b.value else None
-    if abs(x - y) <= QUANTITY_TOLERANCE * max(abs(x), abs(y)):
+    price = topic_of(a)[1].startswith(("price", "yearly price"))
+    tolerance = PRICE_TOLERANCE if price else QUANTITY_TOLERANCE
+    apart = abs(x - y) / max(abs(x), abs(y))
+    if apart <= tolerance:
         return None
+    if apart <= QUANTITY_TOLERANCE and (_rounds_to(x, y) or _rounds_to(y, x)):
+        return None  # "about $1,000" and "$968.52"
+    if price:
+        return "the two sources give different prices"
     return "the two sources give figures that differ by more than 25%"
+
+
+def _monthly(claim: Claim) -> float | None:
+    number = _number(claim.value)
+    if number is None:
+        return None
+    return number * _PER_MONTH.get(claim.attribute, (claim.attribute, 1.0))[1]
+
+
+def _rounds_to(exact: float, rounded: float) -> bool:
+    """Whether `rounded` is `exact` said roughly: "30k" for 30,412, "$1,000" for $968.
+    A round figure stands for anything within half its last significant digit."""
+    if rounded == 0 or rounded != round(rounded) or exact == rounded:
+        return exact == rounded
+    digits = len(str(int(abs(rounded)))) - len(str(int(abs(rounded))).rstrip("0"))
+    if digits == 0:
+        return False
+    return abs(exact - rounded) <= 10**digits / 2
 
 
 def _change_hint(what: str, fa: SourceFacts, fb: SourceFacts) -> str:
@@ -272,6 +309,9 @@ def _contradiction(
     fa, fb = facts[a.source_id], facts[b.source_id]
     said_a, said_b = readable_date(a.value), readable_date(b.value)
     text = f"{fa.site} ({fa.kind}) says {said_a}; {fb.site} ({fb.kind}) says {said_b}: {note}."
+    if fa.published and fb.published and fa.published != fb.published and "newer" not in note:
+        newer = fa if fa.published > fb.published else fb
+        text += f" The newer page is {newer.site}'s ({newer.published.isoformat()})."
     cause, current = _cause(a, b, fa, fb)
     return Contradiction(
         id=f"x{n:02d}",

@@ -92,9 +92,9 @@ _FILLER_WORDS = frozenset(
 
 
 def denied_point(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
-    """A point `a` denies outright ("no persistence", "不支持离线模式") that `b` states
-    without denying it: the same words, in order, close together."""
-    for phrase, _ in _denials_with_words(a.text):
+    """A point `a` denies outright ("no persistence", "不支持离线模式", a "No" in a table's
+    row) that `b` states without denying it: the same words, in order, close together."""
+    for phrase, _ in _denied(a):
         if (
             _worth_a_point(phrase, rarity)
             and not _names_an_option(phrase, a)
@@ -112,7 +112,7 @@ def _names_an_option(phrase: tuple[str, ...], statement: Statement) -> bool:
 
 def denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str | None:
     """The denied point as `a` writes it ("offline mode", "persistence")."""
-    for phrase, words in _denials_with_words(a.text):
+    for phrase, words in _denied(a):
         if (
             _worth_a_point(phrase, rarity)
             and not _names_an_option(phrase, a)
@@ -120,6 +120,21 @@ def denied_surface(a: Statement, b: Statement, rarity: dict[str, float]) -> str 
         ):
             return words
     return None
+
+
+def _denied(statement: Statement) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """What the statement denies: a table's "No" denies its whole row ("result storage"),
+    every word of it, where a sentence's denial leaves out the words all texts use."""
+    found = _denials_with_words(statement.text)
+    if statement.says != "no" or not statement.row or has_cjk(statement.row):
+        return found
+    words = [w for w in statement.row.split() if w not in _FILLER_WORDS][:3]
+    return ((tuple(stem(w) for w in words), " ".join(words)), *found) if words else found
+
+
+def denied_phrases_of(statement: Statement) -> tuple[tuple[str, ...], ...]:
+    """The points the statement denies, each as its stems: what `denied_point` looks for."""
+    return tuple(phrase for phrase, _ in _denied(statement))
 
 
 def _denials(text: str) -> tuple[tuple[str, ...], ...]:
@@ -262,27 +277,68 @@ def differing_outcome(a: str, b: str) -> str | None:
 @lru_cache(maxsize=8192)
 def _results(text: str) -> dict[str, str]:
     """{outcome: "yes" | "no"} for each named outcome a finding word stands just before,
-    in the same clause."""
+    or just after ("death from any cause was lower"), in the same clause. Outcomes listed
+    together ("in MACE and all-cause mortality") share their finding."""
     found: dict[str, str] = {}
     for clause in _BIG_CLAUSE.split(text):
-        for point, start in _outcomes(clause):
-            before = clause[max(0, start - 70) : start]
-            if _RESULT_NO.search(before):
-                found.setdefault(point, "no")  # "a nonsignificant trend towards a reduction"
-            elif _RESULT_YES.search(before):
-                found.setdefault(point, "yes")
+        previous: tuple[str, int] | None = None  # the last outcome's finding and its end
+        for point, start, end in _outcomes(clause):
+            finding = _finding_before(clause[max(0, start - 70) : start])
+            if finding is None and previous and _LISTED.fullmatch(clause[previous[1] : start]):
+                finding = previous[0]
+            finding = finding or _finding_after(clause[end : end + 40])
+            if finding is not None:
+                found.setdefault(point, finding)
+                previous = (finding, end)
     return found
 
 
-def _outcomes(clause: str) -> list[tuple[str, int]]:
+def _finding_before(before: str) -> str | None:
+    if _DEFINING.search(before):
+        return None  # "reduced the composite endpoint (cardiovascular death, ...)": a part
+    if _RESULT_NO.search(before):
+        return "no"  # "a nonsignificant trend towards a reduction"
+    return "yes" if _RESULT_YES.search(before) else None
+
+
+def _finding_after(after: str) -> str | None:
+    if _AFTER_NO.match(after):
+        return "no"
+    return "yes" if _AFTER_YES.match(after) else None
+
+
+_DEFINING = re.compile(r"\bcomposite\b|\((?![^()]*\))|\b(?:including|included)\s*:?\s*$", re.I)
+_LISTED = re.compile(r"\s*(?:\([^()]{1,12}\))?\s*(?:,|,?\s*(?:and|or))\s*", re.I)
+_AFTER_YES = re.compile(
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:was|were|is|are)\s+(?:significantly\s+)?(?:lower|reduced)\b",
+    re.I,
+)
+_AFTER_NO = re.compile(
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:was|were|is|are|did)\s+(?:similar|not\s+(?:significantly\s+)?"
+    r"(?:lower|reduced|differ|different))\b",
+    re.I,
+)
+
+
+def _outcomes(clause: str) -> list[tuple[str, int, int]]:
     """Named outcomes of more than one word ("cardiovascular death", "non-fatal stroke"),
-    or one that is not a bare modifier: the point a finding is about."""
+    or one that is not a bare modifier: the point a finding is about, where it starts and
+    ends."""
     points = []
     for match in _OUTCOME.finditer(clause):
-        points.append(
-            (re.sub(r"[\s-]+", " ", match.group(0).lower()).replace("non ", "non"), match.start())
-        )
+        name = re.sub(r"[\s-]+", " ", match.group(0).lower()).replace("non ", "non")
+        points.append((_SAME_OUTCOME.get(name, name), match.start(), match.end()))
     return points
+
+
+# One outcome under its other names: "death from any cause" is all-cause mortality.
+_SAME_OUTCOME = {
+    "death from any cause": "all cause mortality",
+    "cv death": "cardiovascular death",
+    "major adverse cardiovascular events": "mace",
+    "hypoglycaemia": "hypoglycemia",
+    "hospitalisation for heart failure": "hospitalization for heart failure",
+}
 
 
 _OUTCOME = re.compile(

@@ -9,6 +9,7 @@ five ways, each of which needs something both sentences hold:
 - opposite terms: both use a pair of opposite terms, and they share rare words weighing
   at least MIN_SHARED;
 - a finding on one outcome: both name that outcome;
+- two tables' answers on one row: both are cells of rows with the same label;
 - a ranking: different verdicts on a named point (or on their dimension, named in both),
   and rare words weighing at least MIN_SHARED in common;
 - a verdict on the dimension: both read on it, with different stances.
@@ -27,7 +28,7 @@ from collections.abc import Hashable, Sequence
 from itertools import combinations, product
 
 from research.reading.claims.topics import named_points
-from research.reading.conflicts.kinds import denied_phrases, findings, opposite_terms
+from research.reading.conflicts.kinds import denied_phrases_of, findings, opposite_terms
 from research.reading.conflicts.statements import Statement
 from research.reading.conflicts.words import stem
 from research.reading.text import has_cjk
@@ -55,12 +56,14 @@ def candidate_pairs(
         rare = prefix(s.words, rarity, least_shared)
         for word in _stated_words(text):
             buckets.setdefault((s.option, "word", word), []).append(n)
-        deniers.extend((n, phrase[0]) for phrase in denied_phrases(text))
+        deniers.extend((n, phrase[0]) for phrase in denied_phrases_of(s))
         for p in opposite_terms(text):
             for word in rare:
                 buckets.setdefault((s.option, "terms", p, word), []).append(n)
         for outcome in findings(text):
             buckets.setdefault((s.option, "outcome", outcome), []).append(n)
+        if s.says is not None:
+            buckets.setdefault((s.option, "row", s.row), []).append(n)
         if verdicts[n]:
             points = [("point", p) for p in named_points(text)]
             if s.dimension is not None and dimension_named[n]:

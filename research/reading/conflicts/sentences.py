@@ -26,6 +26,7 @@ from functools import lru_cache
 from research.reading.claims import stance_polarity
 from research.reading.claims.scope import about_a_part
 from research.reading.claims.topics import cue_pattern, named_points
+from research.reading.conflicts.cells import answers_differ
 from research.reading.conflicts.kinds import (
     beaten,
     denied_point,
@@ -39,7 +40,7 @@ from research.reading.conflicts.pairs import candidate_pairs, near_pairs
 from research.reading.conflicts.sides import ALSO, best_per_point
 from research.reading.conflicts.statements import Conflict, Statement
 from research.reading.conflicts.words import GENERIC, stem, topic_words
-from research.reading.text import first_mention, terms
+from research.reading.text import first_mention, has_cjk, terms
 
 __all__ = [
     "ALSO",
@@ -198,7 +199,12 @@ def _judge(
     # A sentence's overall tone may not be about the shared point, so opposite stances
     # weigh less than a denial or a different figure.
     cosine = shared_weight / math.sqrt(_mass(a, rarity) * _mass(b, rarity) or 1.0)
-    base = MIN_SHARED if why == "verdict" else min(shared_weight, 2 * MIN_SHARED) + 5 * cosine
+    if why == "table":
+        base = 2 * MIN_SHARED + 5  # the same row of two tables: the point is surely the same
+    elif why == "verdict":
+        base = MIN_SHARED
+    else:
+        base = min(shared_weight, 2 * MIN_SHARED) + 5 * cosine
     # A sentence that names the option itself is surer to be about it than one that
     # borrows it from a heading or the page.
     named = sum(first_mention(s.text, s.option) >= 0 for s in (a, b))
@@ -216,6 +222,8 @@ def _named(
     """What the two disagree about, in a short phrase from their own words: the point one
     denies, the outcome, the measure two ranks are on, the dimension judged; never a run
     of cut words."""
+    if why == "table":
+        return a.row
     if why == "negation":
         return denied_surface(a, b, rarity) or denied_surface(b, a, rarity) or ""
     if why == "opposites":
@@ -242,6 +250,8 @@ def _why(
         return None
     if _about_a_part(a.text) != _about_a_part(b.text):
         return None  # "the 1.x branch is deprecated" does not deny "actively maintained"
+    if a.row and a.row == b.row and answers_differ(a.says, b.says):
+        return "table"  # "Result storage | No" against "Result storage | Yes"
     if denied_point(a, b, rarity) or denied_point(b, a, rarity):
         return "negation"
     if weight >= MIN_SHARED and opposed(a.text, b.text, shared, rarity):
@@ -331,12 +341,16 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
     what = {
         "figures": "they give different figures",
         "negation": "one states it, the other denies it",
+        "table": f"{a.site}'s table answers “{_answer(a)}”, {b.site}'s “{_answer(b)}”",
         "opposites": "they describe it in opposite terms",
         "comparison": "one puts it ahead, the other behind",
         "verdict": "they judge this dimension in opposite directions",
         "stance": "they judge it in opposite directions",
     }[why]
-    lead = f"On “{point}”, {a.site} and {b.site} disagree: {what}"
+    lead = (
+        f"On “{point}”, {a.site} and {b.site} disagree: {what}. "
+        f"{a.site}: “{gist(a.text)}”; {b.site}: “{gist(b.text)}”"
+    )
     years = _YEAR.findall(a.quote), _YEAR.findall(b.quote)
     dates = a.published, b.published
     if dates[0] and dates[1] and abs((dates[0] - dates[1]).days) > 365:
@@ -347,7 +361,11 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
             f"{newer.published}) describes the current state."
         )
     if years[0] and years[1] and set(years[0]).isdisjoint(years[1]):
-        return "time", f"{lead}. They speak of different years: likely a change over time."
+        later = a if max(years[0]) > max(years[1]) else b
+        return "time", (
+            f"{lead}. They speak of different years: likely a change over time; the one "
+            f"speaking of {max(years[0] + years[1])} ({later.site}) is the newer."
+        )
     if _scopes_differ(a.quote, b.quote):
         return "scope", (
             f"{lead}. They name different versions, setups or data sets: the difference may "
@@ -358,6 +376,22 @@ def _explain(a: Statement, b: Statement, why: str, point: str) -> tuple[str, str
         f"{lead}. Neither dates or scopes its statement, so the difference is unexplained: "
         f"one may be wrong or out of date. The stronger source is {stronger.site}."
     )
+
+
+GIST_CHARS = 120
+
+
+def gist(text: str) -> str:
+    """What a side says, short enough for a note: cut at a word, never mid-word."""
+    text = " ".join(text.split()).strip(" |")
+    if len(text) <= GIST_CHARS:
+        return text
+    cut = text[:GIST_CHARS].rsplit(" ", 1)[0] if not has_cjk(text[:GIST_CHARS]) else text[:60]
+    return cut.rstrip(",;:，；：") + "…"
+
+
+def _answer(statement: Statement) -> str:
+    return {"yes": "yes", "no": "no", "optional": "optional"}.get(statement.says or "", "")
 
 
 def _scopes_differ(a: str, b: str) -> bool:

@@ -39,6 +39,10 @@ class Statement:
     named: bool = True
     # The careful reader's stance on its dimension, when it was read (claims.reading).
     stance: int | None = None
+    # For a comparison table's cell: its row's label, and whether the cell answers it
+    # "yes", "no" or "optional" (research.reading.conflicts.cells).
+    row: str = ""
+    says: str | None = None
 
     @property
     def text(self) -> str:
@@ -50,7 +54,7 @@ class Conflict:
     a: Statement
     b: Statement
     attribute: str  # the shared point, in the sources' own words
-    why: str  # negation | opposites | comparison | stance | verdict | figures
+    why: str  # negation | opposites | comparison | stance | verdict | figures | table
     kind: str  # time | scope | error
     note: str
     weight: float

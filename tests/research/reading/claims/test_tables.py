@@ -140,3 +140,29 @@ def test_lists_outside_a_pros_or_cons_section_and_tables_without_options_give_no
 | 2.0 | 2024-03 |
 """
     assert table_rows(text, OPTIONS) == []
+
+
+def test_a_flattened_table_with_no_corner_label_keeps_footnote_marks_with_their_cells():
+    text = (
+        "The main differences:\n\n"
+        "Quillsync Loamdb Tessera\n"
+        "Offline edits Yes No [1] No\n"
+        "Result storage No Yes Yes\n"
+        "[1] Loamdb queues edits only while the app stays open.\n"
+    )
+    cells = {
+        (f.option, f.header): f.cell for f in table_rows(text, ["Quillsync", "Loamdb", "Tessera"])
+    }
+    assert cells[("Loamdb", "Offline edits")] == "No [1]"
+    assert cells[("Tessera", "Offline edits")] == "No"
+    assert cells[("Quillsync", "Result storage")] == "No"
+
+
+def test_a_table_whose_label_column_is_written_last_in_the_header_reads_each_option_its_cells():
+    text = (
+        "| Quillsync | Loamdb | Tessera | |\n"
+        "|---|---|---|---|\n"
+        "| Broker | Redis, SQS | Redis | none |\n"
+    )
+    cells = {f.option: f.cell for f in table_rows(text, ["Quillsync", "Loamdb", "Tessera"])}
+    assert cells == {"Quillsync": "Redis, SQS", "Loamdb": "Redis", "Tessera": "none"}
