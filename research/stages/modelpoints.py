@@ -43,7 +43,7 @@ MAX_PER_CALL = 120
 READINGS_PER_SENTENCE = 3  # option x dimension cells one sentence may judge
 # The answer's cap: a reading is about 25 tokens, and most sentences judge nothing.
 ANSWER_TOKENS = 60
-ANSWER_TOKENS_PER_SENTENCE = 14
+ANSWER_TOKENS_PER_SENTENCE = 10
 # Kept from the budget for the stages after deep-read (cross-validate's pairs, decide).
 LATER_STAGES_TOKENS = 5_000
 TASK = "deepread"  # names the calls in the log and picks the model (LLM_MODEL_DEEPREAD)
@@ -167,8 +167,8 @@ def affordable(
     kept: list[Batch] = []
     left: list[Sentence] = []
     for batch in batches:
-        # What a call spends: its prompt and about half its answer's cap.
-        cost = system_tokens + estimate_tokens(message(batch)) + answer_tokens(batch) // 2
+        # What a call may spend at most: its prompt and its answer's cap.
+        cost = system_tokens + estimate_tokens(message(batch)) + answer_tokens(batch)
         if not left and cost <= room:
             kept.append(batch)
             room -= cost

@@ -77,7 +77,8 @@ class CorpusRunner:
                     | {"topics": sorted(names)}
                     for part, names in self.split.items()
                 }
-            summary["readers"] = self.readers
+            if self.llm_stub:
+                summary["readers"] = self.readers
             Path(self.json_path).write_text(
                 json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
             )
