@@ -214,6 +214,8 @@ class KeyPoint(Artifact):
     # with a pronoun after one that does, sits under a heading naming it, on a page about
     # it, after a sentence naming it, or in its table column or pros/cons list.
     about: Literal["named", "pronoun", "heading", "page", "paragraph", "table"] | None = None
+    # How sure the model was of its reading (0-1); set only on the model's readings.
+    confidence: float | None = None
 
 
 class SourceNotes(Artifact):

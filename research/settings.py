@@ -232,7 +232,7 @@ LLM_STAGE_MODELS = env_per_stage(
 )
 # Prompt plus answer tokens one run may spend; a call that would go past it is not made and
 # the run finishes with the deterministic methods, saying so.
-LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 15_000, minimum=1)
+LLM_MAX_TOKENS_PER_RUN = env_int("LLM_MAX_TOKENS_PER_RUN", 30_000, minimum=1)
 LLM_CONCURRENCY = env_int("LLM_CONCURRENCY", 4, minimum=1)  # calls in flight per stage
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=1.0)  # total seconds for one request
 # Seconds a stage may spend waiting on the model, every request, retry and Retry-After wait

@@ -29,7 +29,7 @@ def llm_settings(settings, llm_stub: LLMStub):
     settings.LLM_MODEL = "stub-model"
     settings.LLM_API_KEY = "test-key"
     settings.LLM_STAGE_MODELS = {}
-    settings.LLM_MAX_TOKENS_PER_RUN = 15_000
+    settings.LLM_MAX_TOKENS_PER_RUN = 30_000
     settings.LLM_CONCURRENCY = 4
     settings.LLM_TIMEOUT = 5.0
     settings.LLM_RESPONSE_FORMAT = "auto"

@@ -17,7 +17,7 @@ class LLMConfig:
     model: str
     api_key: str = ""
     stage_models: Mapping[str, str] = field(default_factory=dict)  # task -> model
-    max_tokens_per_run: int = 15_000
+    max_tokens_per_run: int = 30_000
     concurrency: int = 4
     timeout: float = 60.0  # total seconds for one request: connect, send, wait, read
     response_format: ResponseFormat = "auto"

@@ -19,6 +19,7 @@ from research.artifacts import (
 from research.context import StageContext
 from research.reading import (
     CHANGE,
+    THRESHOLD,
     Conflict,
     Fact,
     Reader,
@@ -211,11 +212,17 @@ def draw_claims(
     claims: list[Claim] = []
     refused: dict[str, int] = {}
     unsure: list[str] = []
+    typed: set[tuple[str, int]] = set()  # sentences whose typed facts are drawn
     for src, kp in points:
-        reading = reader.stances(src.source_id, kp)
-        if reading.refused and not reading.stances:
-            refused[reading.refused] = refused.get(reading.refused, 0) + 1
-        for fact in _facts_of(kp, dims, plan.options, ctx, src.source_id, reading):
+        if kp.origin == "model":
+            facts = _read_by_model(src.source_id, kp, dims, plan.options, ctx, typed, unsure)
+        else:
+            reading = reader.stances(src.source_id, kp)
+            if reading.refused and not reading.stances:
+                refused[reading.refused] = refused.get(reading.refused, 0) + 1
+            facts = _facts_of(kp, dims, plan.options, ctx, src.source_id, reading)
+            unsure += [f"{s.option} / {s.dimension} ({s.confidence:.2f})" for s in reading.unsure]
+        for fact in facts:
             claims.append(
                 Claim(
                     id=f"c{len(claims) + 1:03d}",
@@ -229,10 +236,9 @@ def draw_claims(
                     quote=kp.quote,
                     offset=kp.offset,
                     confidence=fact.confidence,
+                    origin="model" if kp.origin == "model" and fact.kind == "stance" else "reader",
                 )
             )
-        for stance in reading.unsure:
-            unsure.append(f"{stance.option} / {stance.dimension} ({stance.confidence:.2f})")
     ctx.record(
         "claims_drawn",
         claims=len(claims),
@@ -242,6 +248,36 @@ def draw_claims(
         "speaks to a dimension and judges it, and only when the reader is sure enough",
     )
     return claims
+
+
+def _read_by_model(
+    source_id: str,
+    kp: KeyPoint,
+    dims: list[str],
+    options: list[str],
+    ctx: StageContext,
+    typed: set[tuple[str, int]],
+    unsure: list[str],
+) -> list[Fact]:
+    """A sentence the model read: the rules draw its typed facts (once, however many of
+    the model's readings it carries), never a stance; the model's reading is its stance,
+    scored when the model is at least as sure as the reader must be (THRESHOLD)."""
+    facts: list[Fact] = []
+    if (source_id, kp.offset) not in typed:
+        typed.add((source_id, kp.offset))
+        for fact in _typed_facts(kp, dims, options):
+            if not_the_projects(fact.attribute, fact.scope, kp.quote):
+                continue
+            facts.append(fact)
+    if kp.polarity not in (1, -1) or not kp.dimension:
+        return facts
+    confidence = 1.0 if kp.confidence is None else kp.confidence
+    if confidence < THRESHOLD:
+        unsure.append(f"{kp.option} / {kp.dimension} ({confidence:.2f}, the model)")
+        return facts
+    value = "positive" if kp.polarity > 0 else "negative"
+    stance = Fact("stance", "stance", value, kp.polarity, kp.dimension, kp.option)
+    return [*facts, replace(stance, confidence=confidence)]
 
 
 # A status or licence said of one component or an old version is not the project's own.

@@ -1,59 +1,64 @@
-"""Deep-read key points with a model: which of the reader's sentences matter, and what each
-is about.
+"""Deep-read with a model: the model reads every sentence of every page read that names or
+refers to an option (DESIGN section 2, "Reading").
 
-The model never sees a whole page (8 pages of 12,000 characters would be ~24k tokens), nor
-every page read: at most MODEL_PAGES of them, PAGES_PER_CALL to a call, however many the
-limits let the reader read (pages_for_model picks them). The deterministic reader scores
-every sentence of a page anyway; its best ones (a wider net than its own cut, table rows
-aside), trimmed, up to PAGE_CHARS a page, go to the model numbered. The model answers by
-number with the option, dimension and polarity of the sentences worth keeping, so its key
-points quote the stored text exactly, by construction.
+The reader finds the sentences (with a model its net takes every sentence it can tie to an
+option: WIDER_NET) and says which option each is about; the model is sent them all,
+numbered, page by page, shared among calls that are all in flight at once (batches_of). It
+answers by number with what each sentence judges: option, dimension, polarity and how sure
+it is. A sentence it leaves out judges nothing. So its key points quote the stored text
+exactly, by construction.
 
-Per page the result is the model's points plus the reader's points the model did not take
-that the reader is sure of: table rows and pros/cons items, and sentences with a typed fact
-(licence, version, date, figure), so a typed fact is never lost to the model's choice. A page
-the model gave no usable answer for, or was not sent, keeps the reader's key points.
+Per page the key points are then the model's readings (one per option and dimension a
+sentence judges), and the reader's best other sentences up to the page's limit: the model
+read those too, found no judgement in them, and they carry polarity 0 so that the rules
+draw only their typed facts (licence, version, date, figure) in cross-validate, never a
+stance. Sentences the model could not read (a failed call, or more than the run's token
+budget pays for, after what later stages need) keep the reader's key points, origin
+"reader", and the log says which (`llm_unread`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from pydantic import BaseModel
 
 from research.artifacts import KeyPoint, Plan, SourceNotes
 from research.context import StageContext
-from research.llm import StageLLM
-from research.reading import MIN_SCORE, Scored, best_points, extract, mentions
+from research.llm import StageLLM, render_prompt
+from research.llm.budget import estimate_tokens
+from research.reading import Scored, best_points, mentions
 
-WIDER_NET = MIN_SCORE - 1  # also show the model sentences the rules fall just short on
-CANDIDATES = 10  # the most sentences of a page shown to the model
-SENTENCE_CHARS = 160  # of each sentence shown
-PAGE_CHARS = 1_000  # of all a page's sentences shown: long sentences make fewer of them
+# The least a sentence scores when it names or refers to an option: all of them, with a model.
+WIDER_NET = 1
+SENTENCE_CHARS = 240  # of each sentence shown
 TITLE_CHARS = 80
-PAGES_PER_CALL = 4
-MODEL_PAGES = 2 * PAGES_PER_CALL  # the most pages the model labels in a run
-MODEL_POINTS = 6  # the most key points the model picks on one page
-# The answer's cap per page in a call: room for pretty-printed JSON, which local models write.
-ANSWER_TOKENS_PER_PAGE = 16 + 32 * MODEL_POINTS
+# Sentences to a call: the run's sentences shared among the calls in flight at once
+# (LLM_CONCURRENCY), so they all go in one round trip, within these bounds: the system
+# prompt is paid once a call, and a long answer is a slow one.
+MIN_PER_CALL = 30
+MAX_PER_CALL = 120
+READINGS_PER_SENTENCE = 3  # option x dimension cells one sentence may judge
+# The answer's cap: a reading is about 25 tokens, and most sentences judge nothing.
+ANSWER_TOKENS = 60
+ANSWER_TOKENS_PER_SENTENCE = 10
+# Kept from the budget for the stages after deep-read (cross-validate's pairs, decide).
+LATER_STAGES_TOKENS = 5_000
 TASK = "deepread"  # names the calls in the log and picks the model (LLM_MODEL_DEEPREAD)
 
 
-class PickedPoint(BaseModel):
-    i: int
+class SentenceReading(BaseModel):
+    n: int
     option: str
     dimension: str | None
     polarity: int
+    confidence: float = 1.0
 
 
-class PagePicks(BaseModel):
-    id: str
-    points: list[PickedPoint]
-
-
-class Picks(BaseModel):
-    pages: list[PagePicks]
+class Readings(BaseModel):
+    readings: list[SentenceReading] = []
 
 
 @dataclass
@@ -61,223 +66,262 @@ class PageReading:
     """One stored page as the reader scored it."""
 
     notes: SourceNotes
-    scored: list[Scored]  # every sentence and table row scoring WIDER_NET or more
+    scored: list[Scored]  # every sentence and table row about an option
     aliases: dict[str, tuple[str, ...]]
 
     @cached_property
-    def candidates(self) -> list[tuple[Scored, str]]:
-        """The sentences shown to the model, each as shown, in page order: the best-scored
-        ones that fit in PAGE_CHARS. Table rows are left out: their column already says
-        what they are about."""
-        shown: list[tuple[Scored, str]] = []
-        room = PAGE_CHARS
-        for scored in sorted(self.scored, key=lambda s: (-s.score, s.at)):
-            line = "" if scored.table else self._shown(scored.point)
-            if line and len(line) <= room:
-                shown.append((scored, line))
-                room -= len(line)
-            if len(shown) == CANDIDATES:
-                break
-        return sorted(shown, key=lambda c: c[0].at)
-
-    @cached_property
-    def cells(self) -> set[tuple[str, str]]:
-        """The option x dimension pairs the reader takes the shown sentences to be about."""
-        return {
-            (s.point.option, s.point.dimension)
-            for s, _ in self.candidates
-            if s.point.option and s.point.dimension
-        }
+    def sentences(self) -> list[tuple[Scored, str]]:
+        """Every sentence (and table row) about an option, each as shown, in page order."""
+        return [(s, self._shown(s.point)) for s in sorted(self.scored, key=lambda s: s.at)]
 
     def _shown(self, point: KeyPoint) -> str:
-        """The sentence trimmed, with "(X)" before it when the reader took it to be about X
-        though it does not name X itself ("It is Apache-2.0")."""
+        """The sentence on one line, with "(X)" before it when the reader took it to be
+        about X though it does not name X itself ("It is Apache-2.0")."""
         option = point.option or ""
         named = option and mentions(point.text, option, self.aliases.get(option, ()))
         tag = "" if named or not option else f"({option}) "
-        return tag + _cut(point.text, SENTENCE_CHARS)
+        return tag + _cut(" ".join(point.text.split()), SENTENCE_CHARS)
+
+
+@dataclass(frozen=True, eq=False)
+class Sentence:
+    page: PageReading
+    scored: Scored
+    line: str
+
+
+@dataclass
+class Batch:
+    sentences: list[Sentence] = field(default_factory=list)
 
 
 @dataclass
 class Tally:
-    """What the model changed, for the stage's summary in the log."""
+    """What the model read, for the stage's summary in the log."""
 
-    model_points: int = 0
-    reader_points: int = 0
+    sent: int = 0
+    read: int = 0
+    unread: int = 0
+    readings: int = 0
     dropped: int = 0
-    pages_by_model: int = 0
-    pages_by_reader: int = 0
+    unread_pages: dict[str, str] = field(default_factory=dict)  # source id -> why
 
 
 def model_key_points(
     plan: Plan, readings: list[PageReading], llm: StageLLM, ctx: StageContext, limit: int
 ) -> None:
-    """Replace the key points of the pages_for_model with the model's choice where it gave a
-    usable one; every other page keeps the reader's."""
-    asked = pages_for_model(readings)
-    if not asked:
+    """The model reads every sentence about an option of every page it can pay for; each
+    page's key points become its readings (see the module's docstring)."""
+    every = [Sentence(r, s, line) for r in readings for s, line in r.sentences]
+    if not every:
         return
-    batches = [asked[i : i + PAGES_PER_CALL] for i in range(0, len(asked), PAGES_PER_CALL)]
     dimensions = [d.name for d in plan.dimensions]
+    context = {"question": plan.question, "options": plan.options, "dimensions": dimensions}
+    system = render_prompt("deep_read", stage=llm.stage, run_id=llm.run_id, **context)
+    batches, left = affordable(batches_of(every, llm.config.concurrency), system, llm)
+    tally = Tally(sent=sum(len(b.sentences) for b in batches))
+    for s in left:
+        tally.unread_pages.setdefault(
+            s.page.notes.source_id, "more than the run's token budget (LLM_MAX_TOKENS_PER_RUN)"
+        )
     answers = llm.ask_batches(
         batches,
         prompt="deep_read",
         task=TASK,
-        schema=Picks,
-        user=pages_message,
-        max_tokens=lambda batch: 16 + ANSWER_TOKENS_PER_PAGE * len(batch),
-        fallback="the reader's key points for these pages",
-        question=plan.question,
-        options=plan.options,
-        dimensions=dimensions,
-        per_page=MODEL_POINTS,
+        schema=Readings,
+        user=message,
+        max_tokens=answer_tokens,
+        fallback="the reader's key points for these sentences",
+        **context,
     )
-    tally = Tally(pages_by_reader=len(readings) - len(asked))
-    unjudged: list[str] = []
+    read: dict[int, list[KeyPoint]] = {}  # id(Scored) -> the model's readings of it
     for batch, answer in answers:
-        picks = _picks_by_page(batch, answer.value, llm, ctx) if answer.value is not None else {}
-        for reading in batch:
-            chosen = picks.get(reading.notes.source_id)
-            points = None
-            if chosen is not None:
-                points = _page_points(plan, reading, chosen, limit, llm, ctx, tally)
-            if points is None:
-                tally.pages_by_reader += 1
-                unjudged.append(reading.notes.source_id)
-                continue
-            reading.notes.key_points = points
-            tally.pages_by_model += 1
-    if unjudged:
+        if answer.value is None:
+            for s in batch.sentences:
+                tally.unread_pages.setdefault(s.page.notes.source_id, answer.reason or "no answer")
+            continue
+        taken = _readings(plan, batch, answer.value, llm, ctx, tally)
+        for s in batch.sentences:
+            read[id(s.scored)] = taken.get(id(s), [])
+    tally.read = len(read)
+    tally.unread = len(every) - tally.read
+    for reading in readings:
+        reading.notes.key_points = _page_points(reading, read, limit)
+    _summary(readings, read, llm, ctx, tally)
+
+
+def batches_of(sentences: list[Sentence], in_flight: int) -> list[Batch]:
+    size = min(MAX_PER_CALL, max(MIN_PER_CALL, math.ceil(len(sentences) / max(1, in_flight))))
+    return [Batch(sentences[i : i + size]) for i in range(0, len(sentences), size)]
+
+
+def affordable(
+    batches: list[Batch], system: str, llm: StageLLM
+) -> tuple[list[Batch], list[Sentence]]:
+    """The batches the run's budget pays for, in page order (the filter's best pages
+    first), leaving LATER_STAGES_TOKENS for the stages after this one; and the sentences
+    of the others."""
+    budget = llm.budget
+    room = budget.limit - budget.spent - LATER_STAGES_TOKENS
+    system_tokens = estimate_tokens(system)
+    kept: list[Batch] = []
+    left: list[Sentence] = []
+    for batch in batches:
+        # What a call may spend at most: its prompt and its answer's cap.
+        cost = system_tokens + estimate_tokens(message(batch)) + answer_tokens(batch)
+        if not left and cost <= room:
+            kept.append(batch)
+            room -= cost
+        else:
+            left += batch.sentences
+    return kept, left
+
+
+def answer_tokens(batch: Batch) -> int:
+    return ANSWER_TOKENS + ANSWER_TOKENS_PER_SENTENCE * len(batch.sentences)
+
+
+def message(batch: Batch) -> str:
+    """The sentences, numbered across the batch, under the id and title of their page."""
+    lines: list[str] = []
+    page = None
+    for n, s in enumerate(batch.sentences, start=1):
+        if s.page is not page:
+            page = s.page
+            notes = page.notes
+            title = " ".join((notes.title or notes.url).split())
+            heading = f"Page {notes.source_id}: {_cut(title, TITLE_CHARS)}"
+            lines += ["", heading] if lines else [heading]
+        lines.append(f"{n}. {s.line}")
+    return "\n".join(lines)
+
+
+def _readings(
+    plan: Plan,
+    batch: Batch,
+    answer: Readings,
+    llm: StageLLM,
+    ctx: StageContext,
+    tally: Tally,
+) -> dict[int, list[KeyPoint]]:
+    """The model's usable readings, by id of the Sentence; the others dropped and logged."""
+    options = {_name(o): o for o in plan.options}
+    dimensions = {_name(d.name): d.name for d in plan.dimensions}
+    taken: dict[int, list[KeyPoint]] = {}
+    seen: set[tuple[int, str, str | None]] = set()
+    for r in answer.readings:
+        problem = _problem(r, len(batch.sentences), options, dimensions)
+        sentence = batch.sentences[r.n - 1] if problem is None else None
+        if sentence is not None:
+            option = options[_name(r.option)]
+            dimension = dimensions.get(_name(r.dimension or ""))
+            mine = taken.setdefault(id(sentence), [])
+            if (r.n, option, dimension) in seen:
+                problem = f"sentence {r.n} was read twice for {option}"
+            elif len(mine) >= READINGS_PER_SENTENCE:
+                problem = f"more than {READINGS_PER_SENTENCE} readings of sentence {r.n}"
+        if problem is not None:
+            _dropped(ctx, llm, batch, r, problem)
+            tally.dropped += 1
+            continue
+        seen.add((r.n, option, dimension))
+        if not r.polarity or dimension is None:
+            continue  # read, and judges nothing
+        mine.append(
+            sentence.scored.point.model_copy(
+                update={
+                    "option": option,
+                    "dimension": dimension,
+                    "polarity": r.polarity,
+                    "confidence": round(min(1.0, max(0.0, r.confidence)), 2),
+                    "origin": "model",
+                }
+            )
+        )
+        tally.readings += 1
+    return taken
+
+
+def _problem(
+    r: SentenceReading, count: int, options: dict[str, str], dimensions: dict[str, str]
+) -> str | None:
+    if not 1 <= r.n <= count:
+        return f"sentence {r.n} is not one of the {count} numbered sentences"
+    if _name(r.option) not in options:
+        return f"{r.option!r} is not one of the plan's options"
+    if _name(r.dimension or "") and _name(r.dimension or "") not in dimensions:
+        return f"{r.dimension!r} is not one of the plan's dimensions"
+    if r.polarity not in (-1, 0, 1):
+        return f"polarity {r.polarity} is not -1, 0 or 1"
+    return None
+
+
+def _page_points(
+    reading: PageReading, read: dict[int, list[KeyPoint]], limit: int
+) -> list[KeyPoint]:
+    """The model's readings of the page, then its other best sentences up to `limit`: those
+    the model read (and found no judgement in) marked as the model's with polarity 0, those
+    it did not read left as the reader's."""
+    judged = [kp for s in reading.scored for kp in read.get(id(s), [])]
+    taken = {kp.offset for kp in judged}
+    others = [s for s in reading.scored if s.point.offset not in taken]
+    by_offset = {s.point.offset: s for s in others}
+    rest = []
+    for kp in best_points(others, max(0, limit - len(judged))):
+        scored = by_offset[kp.offset]
+        if id(scored) in read:
+            kp = kp.model_copy(update={"polarity": 0, "origin": "model", "header": None})
+        rest.append(kp)
+    return sorted([*judged, *rest], key=lambda p: p.offset)
+
+
+def _summary(
+    readings: list[PageReading],
+    read: dict[int, list[KeyPoint]],
+    llm: StageLLM,
+    ctx: StageContext,
+    tally: Tally,
+) -> None:
+    if tally.unread_pages:
+        unread = {
+            r.notes.source_id: sum(id(s) not in read for s, _ in r.sentences)
+            for r in readings
+            if r.notes.source_id in tally.unread_pages
+        }
         ctx.record(
-            "llm_unjudged",
+            "llm_unread",
             stage=llm.stage,
             task=TASK,
-            ids=unjudged,
-            fallback="the reader's key points",
+            sentences=unread,
+            reasons=tally.unread_pages,
+            fallback="the reader's key points and readings for these sentences",
         )
+        if llm.store is not None:
+            llm.store.update_analysis(
+                unread_by_model={"stage": llm.stage, "sentences": tally.unread, "pages": unread}
+            )
     ctx.record(
         "key_points_by_model",
-        pages_sent=len(asked),
-        pages_by_model=tally.pages_by_model,
-        pages_by_reader=tally.pages_by_reader,
-        model_points=tally.model_points,
-        reader_points=tally.reader_points,
+        sentences=tally.read + tally.unread,
+        sentences_sent=tally.sent,
+        sentences_read=tally.read,
+        sentences_unread=tally.unread,
+        readings=tally.readings,
         dropped=tally.dropped,
     )
 
 
-def pages_for_model(readings: list[PageReading]) -> list[PageReading]:
-    """The MODEL_PAGES pages whose sentences cover the most option x dimension pairs of the
-    plan between them, in page order: each in turn the page that adds the most pairs not yet
-    covered, the better-filtered page first on a tie (`readings` are in the filter's order)
-    and once every pair is covered. So the model's labels reach every cell the reader found
-    evidence for, rather than the one option or dimension the best-scored pages dwell on,
-    which cross-validate and decide then compare across sites. A page with no sentence to
-    show is never sent."""
-    left = [r for r in readings if r.candidates]
-    chosen: list[PageReading] = []
-    covered: set[tuple[str, str]] = set()
-    while left and len(chosen) < MODEL_PAGES:
-        best = max(left, key=lambda r: (len(r.cells - covered), -left.index(r)))
-        chosen.append(best)
-        covered |= best.cells
-        left.remove(best)
-    taken = {id(r) for r in chosen}
-    return [r for r in readings if id(r) in taken]
-
-
-def pages_message(batch: list[PageReading]) -> str:
-    """The pages as the model reads them: id and title, then the numbered sentences."""
-    blocks = []
-    for reading in batch:
-        notes = reading.notes
-        title = " ".join((notes.title or notes.url).split())
-        lines = [f"Page {notes.source_id}: {_cut(title, TITLE_CHARS)}"]
-        lines += [f"{n}. {line}" for n, (_, line) in enumerate(reading.candidates, start=1)]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
-
-
-def _picks_by_page(
-    batch: list[PageReading], picks: Picks, llm: StageLLM, ctx: StageContext
-) -> dict[str, PagePicks]:
-    ids = {r.notes.source_id for r in batch}
-    by_page: dict[str, PagePicks] = {}
-    for page in picks.pages:
-        if page.id in ids and page.id not in by_page:
-            by_page[page.id] = page
-        elif page.id not in ids:
-            _dropped(ctx, llm, page.id, None, "no page with this id was in the message")
-    return by_page
-
-
-def _page_points(
-    plan: Plan,
-    reading: PageReading,
-    chosen: PagePicks,
-    limit: int,
-    llm: StageLLM,
-    ctx: StageContext,
-    tally: Tally,
-) -> list[KeyPoint] | None:
-    """The page's key points from the model's picks, or None when every pick was unusable
-    (the page then keeps the reader's)."""
-    source_id = reading.notes.source_id
-    candidates = reading.candidates
-    options = {o.casefold(): o for o in plan.options}
-    dimensions = {d.name.casefold(): d.name for d in plan.dimensions}
-    picked: dict[int, KeyPoint] = {}
-    for pick in chosen.points:
-        problem = _problem(pick, len(candidates), options, dimensions, picked)
-        if problem is None and len(picked) >= MODEL_POINTS:
-            problem = f"more than {MODEL_POINTS} points for one page"
-        if problem is not None:
-            _dropped(ctx, llm, source_id, pick.i, problem)
-            tally.dropped += 1
-            continue
-        point = candidates[pick.i - 1][0].point
-        dimension = _name(pick.dimension or "")
-        picked[pick.i] = point.model_copy(
-            update={
-                "option": options[_name(pick.option)],
-                "dimension": dimensions[dimension] if dimension else None,
-                "polarity": pick.polarity,
-                "origin": "model",
-            }
-        )
-    if chosen.points and not picked:
-        return None
-    taken = {p.offset for p in picked.values()}
-    dims = list(dimensions.values())
-    sure = [
-        s
-        for s in reading.scored
-        if s.point.offset not in taken and (s.table or _has_typed_fact(s.point, dims, plan))
-    ]
-    reader = best_points(sure, max(0, limit - len(picked)))
-    tally.model_points += len(picked)
-    tally.reader_points += len(reader)
-    return sorted([*picked.values(), *reader], key=lambda p: p.offset)
-
-
-def _problem(
-    pick: PickedPoint,
-    count: int,
-    options: dict[str, str],
-    dimensions: dict[str, str],
-    picked: dict[int, KeyPoint],
-) -> str | None:
-    if not 1 <= pick.i <= count:
-        return f"sentence {pick.i} is not one of the {count} numbered sentences"
-    if pick.i in picked:
-        return f"sentence {pick.i} was picked twice"
-    if _name(pick.option) not in options:
-        return f"{pick.option!r} is not one of the plan's options"
-    if _name(pick.dimension or "") and _name(pick.dimension or "") not in dimensions:
-        return f"{pick.dimension!r} is not one of the plan's dimensions"
-    if pick.polarity not in (-1, 0, 1):
-        return f"polarity {pick.polarity} is not -1, 0 or 1"
-    return None
+def _dropped(ctx: StageContext, llm: StageLLM, batch: Batch, r: SentenceReading, why: str) -> None:
+    inside = 1 <= r.n <= len(batch.sentences)
+    source_id = batch.sentences[r.n - 1].page.notes.source_id if inside else None
+    ctx.record(
+        "llm_point_dropped",
+        stage=llm.stage,
+        task=TASK,
+        source_id=source_id,
+        i=r.n,
+        reason=why,
+    )
 
 
 def _name(said: str) -> str:
@@ -285,17 +329,6 @@ def _name(said: str) -> str:
     by: case and whitespace (a non-breaking or full-width space, a trailing newline) aside,
     as in the other stages."""
     return " ".join(said.split()).casefold()
-
-
-def _has_typed_fact(point: KeyPoint, dimensions: list[str], plan: Plan) -> bool:
-    facts = extract(point.quote, dimensions, point.dimension, options=plan.options)
-    return any(f.kind == "fact" for f in facts)
-
-
-def _dropped(ctx: StageContext, llm: StageLLM, source_id: str, i: int | None, reason: str) -> None:
-    ctx.record(
-        "llm_point_dropped", stage=llm.stage, task=TASK, source_id=source_id, i=i, reason=reason
-    )
 
 
 def _cut(text: str, limit: int) -> str:

@@ -40,7 +40,7 @@ from tools.fakes.llm_stub import LLMStub, Reply
 from tools.fakes.localweb import LocalWeb
 from tools.fakes.schema_answers import schema_answer
 
-TARGET = 12_000
+TARGET = 30_000
 LIMITS = ("MAX_CANDIDATES", "MAX_KEPT", "MAX_PAGES", "MAX_PAGE_CHARS")
 STUB_MODEL = "bench-stub"
 

@@ -8,7 +8,8 @@ import json
 import re
 import tempfile
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,20 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import override_settings
 
 from research.models import Run
+from research.names import CROSSCHECK
 from research.selectors import analysis_of
 from research.store import INDEX
+from tools.fakes.llm_stub import LLMStub
+from tools.fakes.perfect_reader import perfect_stub, round_trips
 from tools.quality.corpus import FUNNEL, RunArtifacts, TopicScore, load_truth, score_run, topics
-from tools.quality.judgement import WRONG_KINDS, Judgement, judge_run, load_labels, share
+from tools.quality.judgement import (
+    WRONG_KINDS,
+    Judgement,
+    judge_run,
+    load_labels,
+    scored_claims,
+    share,
+)
 
 # The research command's first line names its run; other processes may add runs meanwhile.
 _RUN_LINE = re.compile(r"^Run (\S+): ", re.M)
@@ -41,6 +52,9 @@ class CorpusRunner:
         self.json_path = opts.get("json")
         self.runs_dir = opts.get("runs_dir")
         self.misses = opts.get("misses", False)
+        self.llm_stub = opts.get("llm_stub")
+        self.llm_delay = float(opts.get("llm_delay") or 0.0)
+        self.readers: dict[str, dict[str, Any]] = {}  # topic -> who read its scored claims
 
     def run(self) -> list[TopicScore]:
         chosen = self._topics()
@@ -63,6 +77,8 @@ class CorpusRunner:
                     | {"topics": sorted(names)}
                     for part, names in self.split.items()
                 }
+            if self.llm_stub:
+                summary["readers"] = self.readers
             Path(self.json_path).write_text(
                 json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
             )
@@ -85,18 +101,20 @@ class CorpusRunner:
 
     def _score_topic(self, topic: Path) -> TopicScore:
         truth = load_truth(topic)
-        started = time.monotonic()
         out = io.StringIO()
-        call_command(
-            "research",
-            truth["question"],
-            *[f"--option={o}" for o in truth["options"]],
-            *[f"--dimension={d}:1" for d in truth["dimensions"]],
-            f"--source=local:{topic / 'pages'}",
-            f"--user={measuring_account()}",
-            stdout=out,
-        )
-        seconds = time.monotonic() - started
+        with ExitStack() as stack:
+            stub = stack.enter_context(self._model(topic))
+            started = time.monotonic()
+            call_command(
+                "research",
+                truth["question"],
+                *[f"--option={o}" for o in truth["options"]],
+                *[f"--dimension={d}:1" for d in truth["dimensions"]],
+                f"--source=local:{topic / 'pages'}",
+                f"--user={measuring_account()}",
+                stdout=out,
+            )
+            seconds = time.monotonic() - started
         run = Run.objects.get(run_id=_run_id(out.getvalue()))
         folder = Path(settings.RUNS_DIR) / run.run_id
         score = score_run(topic.name, truth, RunArtifacts.load(folder))
@@ -106,11 +124,53 @@ class CorpusRunner:
         score.seconds = round(seconds, 2)
         analysis = analysis_of(json.loads((folder / INDEX).read_text(encoding="utf-8")))
         score.tokens, score.mode, score.model = analysis.total, analysis.mode, analysis.model
+        self.readers[topic.name] = readers_of(folder) | model_calls(stub, self.llm_delay)
         if not self.runs_dir:
             run.delete()
         else:
             self.out.write(f"{topic.name}: run folder {folder}")
         return score
+
+    @contextmanager
+    def _model(self, topic: Path) -> Iterator[LLMStub | None]:
+        """LLM mode against a stub for the topic's run, when asked for."""
+        if not self.llm_stub:
+            yield None
+            return
+        stub = perfect_stub(topic, self.llm_delay)
+        try:
+            with override_settings(
+                LLM_BASE_URL=stub.base_url,
+                LLM_MODEL=f"{self.llm_stub}-reader-stub",
+                LLM_API_KEY="",
+                LLM_STAGE_MODELS={},
+            ):
+                yield stub
+        finally:
+            stub.stop()
+
+    def _print_readers(self, scores: list[TopicScore]) -> None:
+        """Who read the scored claims (the model, or the rules: typed facts and stances),
+        and in LLM mode the model's calls and round trips."""
+        if not self.readers:
+            return
+        w = self.out.write
+        w(
+            f"{'topic':<12} {'scored':>7} {'by model':>9} {'rules facts':>12} "
+            f"{'rules stances':>14} {'calls':>6} {'round trips':>12} {'secs':>6}"
+        )
+        for s in scores:
+            r = self.readers.get(s.topic)
+            if r is None:
+                continue
+            trips = f"{r['round_trips']:.1f}" if self.llm_delay else "-"
+            w(
+                f"{s.topic:<12} {r['scored']:>7} {share(r['model'], r['scored']):>9} "
+                f"{r['rules_facts']:>12} {r['rules_stances']:>14} {r['calls']:>6} "
+                f"{trips:>12} {s.seconds:>6.1f}"
+            )
+        if self.llm_delay:
+            w(f"round trips: time waiting on the model over one call's {self.llm_delay}s")
 
     def _print(self, scores: list[TopicScore]) -> None:
         w = self.out.write
@@ -133,6 +193,7 @@ class CorpusRunner:
             "surfaced as a key point, used by a claim"
         )
         w(_mode_line(scores))
+        self._print_readers(scores)
         self._print_judgement(scores)
         if self.misses:
             hidden = set(self.split.get("check", ()))
@@ -206,6 +267,27 @@ class CorpusRunner:
         )
         if unlabelled:
             w(f"no labels to judge against: {', '.join(unlabelled)}")
+
+
+def readers_of(folder: Path) -> dict[str, int]:
+    """The run's scored claims by who read them: the model, or the rules (a typed fact or
+    a stance)."""
+    path = folder / CROSSCHECK
+    crosscheck = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    claims = scored_claims(crosscheck)
+    rules = [c for c in claims if c.get("read_by") != "model"]
+    return {
+        "scored": len(claims),
+        "model": len(claims) - len(rules),
+        "rules_facts": sum(c.get("kind") != "stance" for c in rules),
+        "rules_stances": sum(c.get("kind") == "stance" for c in rules),
+    }
+
+
+def model_calls(stub: LLMStub | None, delay: float) -> dict[str, Any]:
+    if stub is None:
+        return {"calls": 0, "round_trips": 0.0}
+    return {"calls": len(stub.requests), "round_trips": round(round_trips(stub, delay), 2)}
 
 
 def _split(develop: str | None, check: str | None) -> dict[str, set[str]]:

@@ -66,6 +66,20 @@ class Command(BaseCommand):
             help="with --corpus: the topics kept for checking that a change carries to pages "
             "it was not made from (comma-separated); their misses are never listed",
         )
+        parser.add_argument(
+            "--llm-stub",
+            choices=["perfect"],
+            help="with --corpus: run in LLM mode against a model stub on 127.0.0.1; "
+            "'perfect' reads every sentence as the topic's labels (stances.jsonl) do",
+        )
+        parser.add_argument(
+            "--llm-delay",
+            type=float,
+            default=0.0,
+            metavar="SECONDS",
+            help="with --llm-stub: each model call takes this long; the model round trips "
+            "of each run are printed",
+        )
         parser.add_argument("--json", metavar="FILE", help="with --corpus: also write JSON")
         parser.add_argument(
             "--corrections",

@@ -15,6 +15,7 @@ class ModelStance(BaseModel):
     option: str
     dimension: str
     polarity: int
+    confidence: float = 1.0
 
 
 class ModelFact(BaseModel):

@@ -10,13 +10,12 @@ from research.artifacts import Claim, KeyPoint, Plan, SourceNotes
 from research.context import StageContext
 from research.llm import Answer, StageLLM
 from research.reading import (
+    THRESHOLD,
     Conflict,
     Statement,
-    cue,
     dimension_for,
     named_in,
     near_conflicts,
-    reader_polarity,
     scope_of,
     typed_value,
 )
@@ -68,7 +67,9 @@ class ModelReview(ContradictionReview):
         pairs = self._pairs(conflicts, statements, {p.key: p for p in every})
         pages = len({p.source.source_id for p in every})
         limit = min(MAX_POINTS, round(POINTS_PER_PAGE * pages))
-        chosen = chosen_points(claims, every, pairs, limit)
+        # Sentences the model read in deep-read are sent only to judge a pair.
+        unread = [p for p in every if p.kp.origin != "model"]
+        chosen = chosen_points(claims, unread, pairs, limit)
         pairs = [p for p in pairs if p.a in chosen and p.b in chosen]
         batches = batches_of(chosen, pairs)
         if not batches:
@@ -85,6 +86,7 @@ class ModelReview(ContradictionReview):
             options=self.plan.options,
             dimensions=[d.name for d in self.plan.dimensions],
         )
+        claims = self._read_again(claims, answered)
         model: list[Claim] = []
         for batch, answer in answered:
             if answer.value is None:
@@ -100,6 +102,32 @@ class ModelReview(ContradictionReview):
             [*claims, *model], key=lambda c: (order[(c.source_id, c.offset)], c.origin == "model")
         )
         return [c.model_copy(update={"id": f"c{n:03d}"}) for n, c in enumerate(merged, 1)]
+
+    def _read_again(
+        self, claims: list[Claim], answered: list[tuple[Batch, Answer[Reading]]]
+    ) -> list[Claim]:
+        """The reader's stances on the key points the model has now read are its no more:
+        a sentence the model read is scored by the model alone."""
+        read = {
+            p.key
+            for batch, answer in answered
+            if answer.value is not None
+            for p in batch.points
+            if p.kp.origin != "model"
+        }
+        kept = [
+            c
+            for c in claims
+            if c.kind != "stance" or c.origin == "model" or (c.source_id, c.offset) not in read
+        ]
+        if len(kept) < len(claims):
+            self.ctx.record(
+                "reader_stances_replaced",
+                stage=self.llm.stage,
+                claims=[c.id for c in claims if c not in kept],
+                reason="the model read these sentences: its readings stand for them",
+            )
+        return kept
 
     def _pairs(
         self,
@@ -131,21 +159,17 @@ class ModelReview(ContradictionReview):
                 continue  # no judgement, or said twice
             seen.add((s.kp, option, dimension))
             kp = point.kp
+            if kp.origin == "model":
+                continue  # read in deep-read: that reading stands
             refusal = not_a_stance(kp, option, self.plan.options)
+            if refusal is None and s.confidence < THRESHOLD:
+                refusal = f"the model is not sure enough ({s.confidence:.2f} < {THRESHOLD})"
             if refusal:
                 self._dropped(s, refusal)
                 continue
-            mine = reader_claims(claims, point, option, "stance")
-            if any(c.polarity == s.polarity for c in mine):
-                continue  # the reader reads it so too: its claim stands for both
-            options = self.plan.options
-            read = mine[0].polarity if mine else reader_polarity(kp.quote, option, kp, options)
-            flag = None
-            if read == -s.polarity:
-                flag = f"the stored text reads the other way: {cue(kp, option, options, read)}"
-                self._flagged(point, option, s.polarity, read, flag)
             tone = "positive" if s.polarity > 0 else "negative"
-            made.append(_claim(point, option, dimension, "stance", tone, s.polarity, flag))
+            claim = _claim(point, option, dimension, "stance", tone, s.polarity, None)
+            made.append(claim.model_copy(update={"confidence": round(s.confidence, 2)}))
         return made
 
     def _facts(self, batch: Batch, facts: list[ModelFact], claims: list[Claim]) -> list[Claim]:

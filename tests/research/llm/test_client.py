@@ -50,7 +50,7 @@ def test_a_valid_answer_is_validated_and_its_tokens_counted_under_the_stage(
         "completion": llm_stub.completion_tokens,
     }
     assert index["tokens"]["total"] == llm_stub.tokens > 0
-    assert index["analysis"] == {"mode": "llm", "model": "stub-model", "budget": 15_000}
+    assert index["analysis"] == {"mode": "llm", "model": "stub-model", "budget": 30_000}
     assert index["provider_outcomes"]["filter"]["llm"] == {"OK": 1}
     [call] = events(store, "llm_call")
     assert call["outcome"] == "OK" and call["prompt_tokens"] == llm_stub.prompt_tokens

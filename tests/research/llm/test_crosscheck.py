@@ -197,7 +197,7 @@ def no_pairs(kp: dict[str, int], pairs: Pairs) -> list[dict]:
 # --- claims ---------------------------------------------------------------------------------
 
 
-def test_the_model_reads_a_stance_the_reader_misses_and_agreeing_readings_are_one_claim(
+def test_the_model_reads_a_stance_the_reader_misses_and_its_readings_replace_the_readers(
     llm_settings, llm_stub: LLMStub, store, ctx
 ):
     llm_stub.script(
@@ -229,8 +229,8 @@ def test_the_model_reads_a_stance_the_reader_misses_and_agreeing_readings_are_on
     assert weeks.quote == "Brightwell's query language took our team weeks to get comfortable with."
     _, pages = notes_and_pages()
     assert pages["s4"][weeks.offset : weeks.offset + len(weeks.quote)] == weeks.quote
-    [easy] = claims_on(result, EASY)  # the reader's, agreed: one claim
-    assert easy.origin == "reader" and easy.polarity == 1
+    [easy] = claims_on(result, EASY)  # the model read it: its reading, not the reader's
+    assert easy.read_by == "model" and easy.polarity == 1
     assert [c.id for c in result.claims] == [f"c{n:03d}" for n in range(1, len(result.claims) + 1)]
     # Without the model, the thin cell had one claim; now two sources speak to it.
     without = check(store, StageContext(), with_model=False)
@@ -240,7 +240,7 @@ def test_the_model_reads_a_stance_the_reader_misses_and_agreeing_readings_are_on
     )
 
 
-def test_a_model_reading_the_stored_text_contradicts_is_flagged_and_left_out(
+def test_the_models_stance_stands_alone_and_a_typed_fact_read_otherwise_is_flagged(
     llm_settings, llm_stub: LLMStub, store, ctx
 ):
     llm_stub.script(
@@ -280,14 +280,12 @@ def test_a_model_reading_the_stored_text_contradicts_is_flagged_and_left_out(
         )
     )
     result = check(store, ctx)
-    flagged, reader = sorted(claims_on(result, HARD), key=lambda c: c.origin)
-    assert (reader.origin, reader.polarity, reader.flag) == ("reader", -1, None)
-    assert (flagged.origin, flagged.polarity) == ("model", 1)
-    assert flagged.flag == (
-        "the stored text reads the other way: “hard” reads as bad for Alderstream"
-    )
-    stance, typed = events(store, "llm_claim_flagged")
-    assert stance["model"] == 1 and stance["reader"] == -1
+    # The rules never score a sentence the model read: its reading is the only stance.
+    [stance] = [c for c in claims_on(result, HARD) if c.kind == "stance"]
+    assert (stance.read_by, stance.polarity, stance.flag) == ("model", 1, None)
+    [replaced] = events(store, "reader_stances_replaced")
+    assert replaced["reason"] == "the model read these sentences: its readings stand for them"
+    [typed] = events(store, "llm_claim_flagged")
     # The reader reads the licence the sentence moves to; the model, the one it leaves.
     licence = {c.origin: c for c in claims_on(result, MOVED) if c.attribute == "licence"}
     assert (licence["reader"].value, licence["reader"].flag) == ("AGPL-3.0", None)
@@ -303,7 +301,7 @@ def test_a_model_reading_the_stored_text_contradicts_is_flagged_and_left_out(
     # Flagged claims are not part of any agreement or disagreement.
     used = {s.claim_id for x in result.contradictions for s in (x.a, x.b, *x.a_also, *x.b_also)}
     used |= {i for k in result.consensus for i in k.claim_ids}
-    assert not {flagged.id, licence["model"].id} & used
+    assert licence["model"].id not in used
 
 
 def test_claims_on_unknown_options_dimensions_or_key_points_are_dropped_and_logged(
@@ -335,8 +333,10 @@ def test_claims_on_unknown_options_dimensions_or_key_points_are_dropped_and_logg
         )
     )
     result = check(store, ctx)
-    without = check(store, StageContext(), with_model=False)
-    assert result.model_dump() == without.model_dump()
+    # The model read the key points and gave no usable stance: none is scored, and the
+    # rules' typed facts stand.
+    assert not [c for c in result.claims if c.kind == "stance"]
+    assert {c.read_by for c in result.claims} == {"rules"}
     reasons = [e["reason"] for e in events(store, "llm_claim_dropped")]
     assert reasons == [
         "'Cobaltline' is not one of the plan's options",
@@ -412,7 +412,9 @@ def test_the_model_finds_a_contradiction_in_other_words_and_settles_the_readers(
     # The reader's own contradiction, which the model disputes, stays, with its view.
     [offline] = [x for x in result.contradictions if x.judged_by == "reader"]
     [before] = without.contradictions
-    assert offline.a == before.a and offline.b == before.b
+    assert [(s.source_id, s.quote) for s in (offline.a, offline.b)] == [
+        (s.source_id, s.quote) for s in (before.a, before.b)
+    ]
     assert offline.note == before.note + (
         " Read by the model, the two sentences do not disagree: one speaks of every "
         "platform, the other of mobile only."
@@ -564,7 +566,7 @@ def twenty_pages(labelled: set[int]) -> tuple[Notes, dict[str, str]]:
     return Notes(sources=sources), pages
 
 
-def test_the_model_gets_at_most_its_share_of_key_points_the_pages_it_labelled_first(
+def test_the_model_gets_at_most_its_share_of_key_points_not_those_it_read_in_deep_read(
     llm_settings, llm_stub: LLMStub, store, ctx
 ):
     llm_stub.default = Reply(content=json.dumps({"stances": [], "facts": [], "pairs": []}))
@@ -576,16 +578,15 @@ def test_the_model_gets_at_most_its_share_of_key_points_the_pages_it_labelled_fi
     sent = re.findall(r"^\d+ \| .* \| (.*)$", message_of(request.body), re.M)
     assert len(sent) == sending.MAX_POINTS == 28
     assert len(re.findall(r"^\d+ ~ \d+", message_of(request.body), re.M)) <= 8
-    # Every page has its say once before any has it twice, and the second key points that
-    # fit are those of the pages the model labelled.
+    # Every page the model has not read has its say; those it read in deep-read are not
+    # sent again.
     per_page = Counter(
         next(
             s.source_id for s in notes.sources if any(kp.quote.startswith(t) for kp in s.key_points)
         )
         for t in (line.rstrip("…") for line in sent)
     )
-    assert set(per_page) == {s.source_id for s in notes.sources}
-    assert all(per_page[f"s{n}"] == 2 for n in (16, 17, 18, 19))
+    assert set(per_page) == {s.source_id for s in notes.sources} - {f"s{n}" for n in range(16, 20)}
     [summary] = events(store, "llm_claims")
     assert summary["sent"] == 28
 
