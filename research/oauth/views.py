@@ -9,7 +9,11 @@ from urllib.parse import urlsplit
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
+from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.oauth2_backends import _add_iss_to_redirect
+from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views import AuthorizationView
+from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error, InvalidRequestError
 
 from research.oauth.clients import facts
 from research.web.security import DEFAULT_POLICY
@@ -21,6 +25,30 @@ class ConsentView(AuthorizationView):
     URI, PKCE with S256) before this page is shown and issues the code after it."""
 
     template_name = "oauth/consent.html"
+
+    def validate_authorization_request(self, request):
+        """The library's checks, then PKCE with S256, before the person is asked anything
+        (the library would refuse a plain challenge only after they had allowed it)."""
+        scopes, credentials = super().validate_authorization_request(request)
+        state = credentials.get("state")
+        if not credentials.get("code_challenge") or (
+            credentials.get("code_challenge_method") != "S256"
+        ):
+            description = "PKCE is required, with code_challenge_method S256."
+            _refuse(InvalidRequestError(description=description, state=state), credentials)
+        endpoint = request.build_absolute_uri("/mcp").lower()
+        others = [r for r in request.GET.getlist("resource") if r.rstrip("/").lower() != endpoint]
+        if others:
+            # RFC 8707: this server issues tokens for its own /mcp and nothing else.
+            description = f"This server issues tokens for {endpoint} only."
+            error = CustomOAuth2Error("invalid_target", description=description, state=state)
+            _refuse(error, credentials)
+        return scopes, credentials
+
+    def redirect(self, redirect_to, application):
+        # RFC 9207: the issuer on every answer to the client, errors included.
+        issuer = oauth2_settings.oauth2_authorization_server_issuer(self.request)
+        return super().redirect(_add_iss_to_redirect(redirect_to, issuer), application)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -39,6 +67,12 @@ class ConsentView(AuthorizationView):
             policy = DEFAULT_POLICY.replace("form-action 'self'", f"form-action 'self' {target}")
             response["Content-Security-Policy"] = policy
         return response
+
+
+def _refuse(error, credentials: dict) -> None:
+    """Send the client back with `error` (its redirect URI was checked by now)."""
+    error.redirect_uri = credentials["redirect_uri"]
+    raise OAuthToolkitError(error=error, redirect_uri=credentials["redirect_uri"])
 
 
 def _origin(uri: str) -> str:
