@@ -238,6 +238,10 @@ OAUTH2_PROVIDER = {
     "CIMD_ENABLED": OAUTH_CLIENT_METADATA_DOCUMENTS,
     "CIMD_METADATA_FETCHER": "research.oauth.clients.GuardedMetadataFetcher",
 }
+# "http" stays among the redirect schemes for native clients' loopback callbacks (RFC 8252);
+# the consent view refuses http to anywhere else (research/oauth/views.py), which the
+# library's deploy check cannot see.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 # Where runs are kept: unset or file: for a folder per run in RUNS_DIR; s3://bucket/prefix for

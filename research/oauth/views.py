@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
-from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views import AuthorizationView
@@ -17,6 +17,8 @@ from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error, InvalidRequestErro
 
 from research.oauth.clients import facts
 from research.web.security import DEFAULT_POLICY
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class ConsentView(AuthorizationView):
@@ -31,6 +33,13 @@ class ConsentView(AuthorizationView):
         (the library would refuse a plain challenge only after they had allowed it)."""
         scopes, credentials = super().validate_authorization_request(request)
         state = credentials.get("state")
+        target = urlsplit(credentials["redirect_uri"])
+        if target.scheme == "http" and target.hostname not in LOOPBACK:
+            # RFC 9700 2.6: plain http only back to the person's own machine. Not sent
+            # back there either: this page says why.
+            description = "A client may return over plain http only to this machine's loopback."
+            error = InvalidRequestError(description=description, state=state)
+            raise FatalClientError(error=error)
         if not credentials.get("code_challenge") or (
             credentials.get("code_challenge_method") != "S256"
         ):

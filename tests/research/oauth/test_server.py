@@ -162,6 +162,17 @@ def test_a_sign_in_for_another_server_is_refused(client, ada):
     assert mine.status_code == 200
 
 
+def test_a_client_returning_over_plain_http_elsewhere_than_loopback_is_refused(client, ada):
+    registered = register(client, redirect_uris=["http://quill.example/callback"])
+    client.force_login(ada)
+    response = consent(
+        client, registered["client_id"], redirect_uri="http://quill.example/callback"
+    )
+    assert response.status_code == 400
+    assert "Sign-in refused" in response.content.decode()
+    assert "loopback" in response.content.decode()
+
+
 def test_an_unknown_client_gets_a_page_that_says_so_and_no_redirect(client, ada):
     client.force_login(ada)
     response = consent(client, "no-such-client")
@@ -258,3 +269,15 @@ def test_signing_a_client_out_ends_its_tokens_and_only_the_owner_can(client, ada
     assert "Signed out: that application must sign in again." in answer.content.decode()
     assert find_access_token(secret, "http://testserver/mcp") is None
     assert "No application has signed in yet." in client.get("/accounts/").content.decode()
+
+
+def test_the_consent_and_account_pages_speak_chinese(client, ada):
+    registered = register(client)
+    client.force_login(ada)
+    client.cookies["django_language"] = "zh-hans"
+    page = consent(client, registered["client_id"]).content.decode()
+    assert "允许 Quill Desktop 以你的身份使用 Verdict 吗？" in page
+    assert "If you allow it" not in page
+    account = client.get("/accounts/").content.decode()
+    assert "已登录的应用" in account and "还没有应用登录。" in account
+    assert "Most clients sign in" not in account and "opens your browser" not in account
