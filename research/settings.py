@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # The OAuth authorization server that MCP clients sign in with (research/oauth).
+    "oauth2_provider",
     "research",
 ]
 
@@ -187,6 +189,59 @@ WEB_HOST = env_str("WEB_HOST", "127.0.0.1")
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 # Tool calls allowed per API token in any 60 seconds; past that, 429 with RATE_LIMITED.
 MCP_RATE_LIMIT = env_int("MCP_RATE_LIMIT", 60, minimum=1)
+
+# Signing in from an MCP client (research/oauth): Verdict is the OAuth authorization server
+# for its own /mcp, with django-oauth-toolkit. Authorization code with PKCE (S256) only,
+# refresh tokens that rotate (a reused one ends the whole sign-in), tokens stored hashed.
+OAUTH_ACCESS_TOKEN_SECONDS = env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600, minimum=60)
+# How long a client stays signed in without being used; each refresh starts it again.
+OAUTH_REFRESH_TOKEN_SECONDS = env_int("OAUTH_REFRESH_TOKEN_SECONDS", 30 * 24 * 3600, minimum=60)
+# Redirect URI schemes clients may register besides https and http (http only to this
+# machine's loopback is what clients use): desktop apps such as Cursor and VS Code come back
+# through their own scheme.
+OAUTH_REDIRECT_SCHEMES = env_list(
+    "OAUTH_REDIRECT_SCHEMES", "cursor,vscode,vscode-insiders,windsurf,zed"
+)
+# Clients that name themselves by an https URL (a client ID metadata document, which the
+# MCP specification prefers) are looked up there, through the guarded HTTP client.
+OAUTH_CLIENT_METADATA_DOCUMENTS = env_bool("OAUTH_CLIENT_METADATA_DOCUMENTS", True)
+OAUTH2_PROVIDER = {
+    "SCOPES": {"mcp": "Use Verdict over MCP as you"},
+    "DEFAULT_SCOPES": ["mcp"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": OAUTH_ACCESS_TOKEN_SECONDS,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": OAUTH_REFRESH_TOKEN_SECONDS,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 120,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REQUEST_APPROVAL_PROMPT": "force",  # every sign-in asks the person
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http", *OAUTH_REDIRECT_SCHEMES],
+    "ALLOW_LOCALHOST_LOOPBACK": True,  # RFC 8252: a native client's loopback port may vary
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "none",
+        "client_secret_basic",
+        "client_secret_post",
+    ],
+    # RFC 9700: no implicit or password grant, S256 only, no tokens in URLs, `iss` in the
+    # authorization response (RFC 9207), and only a hash of each token kept.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    # MCP clients register themselves, anonymously (RFC 7591); a person still approves each.
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "CIMD_ENABLED": OAUTH_CLIENT_METADATA_DOCUMENTS,
+    "CIMD_METADATA_FETCHER": "research.oauth.clients.GuardedMetadataFetcher",
+}
+# "http" stays among the redirect schemes for native clients' loopback callbacks (RFC 8252);
+# the consent view refuses http to anywhere else (research/oauth/views.py), which the
+# library's deploy check cannot see.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 RUNS_DIR = (BASE_DIR / env_str("RUNS_DIR", "runs")).resolve()
 # Where runs are kept: unset or file: for a folder per run in RUNS_DIR; s3://bucket/prefix for

@@ -3,9 +3,10 @@
 A client starts a stdio server in a folder of its own choosing (Claude Desktop in `/`;
 Claude Code ignores `cwd`), so a stdio block names the virtualenv's python and manage.py by
 absolute path. Over HTTP each client has its own shape: Claude Code, Cursor and VS Code take
-a URL and headers; Claude Desktop's config file takes stdio servers only, so it reaches the
-HTTP endpoint through `npx mcp-remote`, which bridges stdio to Streamable HTTP. VS Code
-names its servers under `servers`, the others under `mcpServers`.
+a URL, and headers when a token is given (without one they sign in through the browser);
+Claude Desktop's config file takes stdio servers only, so it reaches the HTTP endpoint
+through `npx mcp-remote`, which bridges stdio to Streamable HTTP. VS Code names its servers
+under `servers`, the others under `mcpServers`.
 
 `manage.py mcp_config` prints these and the account page shows them.
 """
@@ -24,7 +25,6 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 SERVER_NAME = "verdict"
-TOKEN_PLACEHOLDER = "<your token>"
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,11 @@ def http_url(host: str = "127.0.0.1", port: int = 8000) -> str:
 def config(
     client: str, *, http: bool = False, user: str = "", url: str = "", token: str = ""
 ) -> str:
-    """The text to paste for `client`: JSON for a config file, or a command line."""
+    """The text to paste for `client`: JSON for a config file, or a command line. Over HTTP
+    without a token the client signs the person in through the browser (OAuth) by itself."""
     spec = CLIENTS[client]
     if http:
-        return _http(spec, url or http_url(), token or TOKEN_PLACEHOLDER)
+        return _http(spec, url or http_url(), token)
     return _stdio(spec, stdio_command(user))
 
 
@@ -102,26 +103,34 @@ def _stdio(client: Client, command: list[str]) -> str:
 
 
 def _http(client: Client, url: str, token: str) -> str:
-    header = f"Bearer {token}"
+    header = f"Bearer {token}" if token else ""
     if client.key == "claude-code":
         line = ["claude", "mcp", "add", "--scope", "user", "--transport", "http", SERVER_NAME, url]
-        return shlex.join([*line, "--header", f"Authorization: {header}"])
+        return shlex.join([*line, "--header", f"Authorization: {header}"] if header else line)
     if not client.takes_http:
         return _json({"mcpServers": {SERVER_NAME: mcp_remote(url, header)}})
-    entry = {"url": url, "headers": {"Authorization": header}}
+    entry: dict[str, object] = {"url": url}
+    if header:
+        entry["headers"] = {"Authorization": header}
     if client.key == "vscode":
         return _json({"servers": {SERVER_NAME: {"type": "http", **entry}}})
     return _json({"mcpServers": {SERVER_NAME: entry}})
 
 
-def mcp_remote(url: str, header: str) -> dict[str, object]:
-    """A stdio entry that bridges to the HTTP endpoint. The header travels in an
-    environment variable because some clients split arguments at spaces; mcp-remote
-    wants --allow-http for plain http to anything but this machine."""
-    args = ["-y", "mcp-remote", url, "--header", "Authorization:${AUTH_HEADER}"]
+def mcp_remote(url: str, header: str = "") -> dict[str, object]:
+    """A stdio entry that bridges to the HTTP endpoint; without a header, mcp-remote signs
+    in through the browser. The header travels in an environment variable because some
+    clients split arguments at spaces; mcp-remote wants --allow-http for plain http to
+    anything but this machine."""
+    args = ["-y", "mcp-remote", url]
+    if header:
+        args += ["--header", "Authorization:${AUTH_HEADER}"]
     if urlsplit(url).scheme == "http" and urlsplit(url).hostname not in ("127.0.0.1", "localhost"):
         args.append("--allow-http")
-    return {"command": "npx", "args": args, "env": {"AUTH_HEADER": header}}
+    entry: dict[str, object] = {"command": "npx", "args": args}
+    if header:
+        entry["env"] = {"AUTH_HEADER": header}
+    return entry
 
 
 def http_configs(url: str, token: str = "") -> list[tuple[Client, str]]:

@@ -6,8 +6,11 @@ a JSON-RPC error body (the SDK's client shows its message) and never a stack tra
 1. Host and Origin (DNS-rebinding protection): the Host must be one of ALLOWED_HOSTS, and an
    Origin, when a browser sends one, must be this server's own or listed in
    MCP_ALLOWED_ORIGINS. Otherwise 421 (Host) or 403 (Origin).
-2. A Bearer API token (research.models.ApiToken) of an active user, else 401 with
-   `WWW-Authenticate: Bearer`.
+2. A Bearer token of an active user, else 401 with `WWW-Authenticate: Bearer` and the
+   address of the resource metadata, from which a client finds Verdict's own authorization
+   server and signs the person in (research/oauth). The token is either a personal API token
+   made on the account page (research.models.ApiToken, `vdt_...`) or an OAuth access token
+   issued for /mcp.
 3. Tool calls per token: at most MCP_RATE_LIMIT `tools/call` requests in any 60 s, else 429
    with Retry-After and the outcome RATE_LIMITED.
 
@@ -17,8 +20,9 @@ process. A manager's `run()` opens the task group its sessions live in and can b
 only once, so it runs as a task of a task group that the ASGI lifespan opens at start-up and
 cancels at shutdown (which ends every session). Sessions are in this process's memory, like
 the rate limiter's counts: a deployment that spreads /mcp over several processes needs
-sticky sessions. Each session is also bound to the token that opened it (the SDK compares
-`scope["user"]` on every request), so another token, even of the same user, gets 404.
+sticky sessions. Each session is also bound to the credential that opened it (the SDK compares
+`scope["user"]` on every request), so another token, even of the same user, gets 404; for
+OAuth the credential is the sign-in (user and client), so a refreshed token keeps its sessions.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,10 +54,11 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
-from research.mcp.discovery import metadata_url
+from research.mcp.discovery import SCOPES, endpoint_url, metadata_url
 from research.mcp.replay import RETRY_MS, MemoryEventStore
 from research.mcp.server import build_server
-from research.models import ApiToken
+from research.models import API_TOKEN_PREFIX, ApiToken
+from research.oauth.tokens import find_access_token
 from research.outcomes import Outcome
 
 logger = logging.getLogger(__name__)
@@ -69,6 +75,19 @@ RATE_LIMITED_CODE = -32062
 
 def is_mcp(scope: Scope) -> bool:
     return scope["type"] == "http" and scope["path"] in PATHS
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a request acts for, whichever kind of token it carried."""
+
+    user: Any
+    key: str  # what its rate limit and its sessions are bound to
+    label: str  # what the SDK is told the token is (never the secret)
+
+    @property
+    def user_id(self) -> int:
+        return self.user.pk
 
 
 class McpEndpoint:
@@ -125,16 +144,15 @@ class McpEndpoint:
             message = "The MCP server could not start its sessions; the server log says why."
             await _error(503, INTERNAL_ERROR, message)(scope, receive, send)
             return
-        # Keyed by the digest, not the row id: a row id can come back after a delete.
-        principal = AccessToken(token=token.prefix, client_id=token.digest[:32], scopes=[])
+        principal = AccessToken(token=token.label, client_id=token.key, scopes=[])
         await manager.handle_request({**scope, "user": AuthenticatedUser(principal)}, receive, send)
 
-    def _rate_limit(self, token: ApiToken, body: bytes) -> Response | None:
+    def _rate_limit(self, token: Principal, body: bytes) -> Response | None:
         calls = tool_calls(body)
         if not calls:
             return None
         limit = settings.MCP_RATE_LIMIT
-        wait = self.limiter.take(token.digest, calls, limit)
+        wait = self.limiter.take(token.key, calls, limit)
         if not wait:
             return None
         seconds = max(1, math.ceil(wait))
@@ -147,7 +165,7 @@ class McpEndpoint:
         response.headers["Retry-After"] = str(seconds)
         return response
 
-    async def _manager_for(self, token: ApiToken) -> StreamableHTTPSessionManager | None:
+    async def _manager_for(self, token: Principal) -> StreamableHTTPSessionManager | None:
         """The token's user's session manager, started on first use; None if it cannot start."""
         user_id = token.user_id
         manager = self._managers.get(user_id)
@@ -259,28 +277,44 @@ def _base(scope: Scope, headers: Headers) -> str:
 
 
 async def _authenticate(headers: Headers, base: str) -> tuple[Any, Response | None]:
-    """The token's row, or a 401 whose challenge points at the resource metadata (RFC 9728)."""
-    metadata = f'resource_metadata="{metadata_url(base)}"'
+    """Who the token acts for, or a 401 whose challenge points at the resource metadata
+    (RFC 9728), where a client finds the authorization server to sign in with."""
+    metadata = f'resource_metadata="{metadata_url(base)}", scope="{" ".join(SCOPES)}"'
     scheme, _, secret = headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         return None, _unauthorized(
-            "This server needs an API token: send the header `Authorization: Bearer <token>`. "
-            "Create a token on your account page (/accounts/) or with "
-            "`manage.py mcp_token --user NAME --create LABEL`.",
+            "This server needs you to sign in. An MCP client that supports OAuth opens the "
+            "browser to sign you in by itself; any other sends the header "
+            "`Authorization: Bearer <token>` with a token from your account page (/accounts/) "
+            "or from `manage.py mcp_token --user NAME --create LABEL`.",
             f'Bearer realm="verdict", {metadata}',
         )
-    token = await sync_to_async(_token_for)(secret.strip())
-    if token is None:
+    principal = await sync_to_async(_principal_for)(secret.strip(), endpoint_url(base))
+    if principal is None:
         return None, _unauthorized(
-            "This API token is not valid: it was revoked, mistyped, or its account is "
-            "disabled. Create a new one on your account page (/accounts/).",
+            "This API token is not valid: it expired, was revoked or mistyped, or its account "
+            "is disabled. Sign in again from your MCP client, or create a new token on your "
+            "account page (/accounts/).",
             f'Bearer realm="verdict", error="invalid_token", {metadata}',
         )
-    return token, None
+    return principal, None
+
+
+def _principal_for(secret: str, resource: str) -> Principal | None:
+    close_old_connections()  # as Django does per request: no connection outlives its use
+    if secret.startswith(API_TOKEN_PREFIX):
+        token = _token_for(secret)
+        # Keyed by the digest, not the row id: a row id can come back after a delete.
+        return Principal(token.user, token.digest[:32], token.prefix) if token else None
+    access = find_access_token(secret, resource)
+    if access is None:
+        return None
+    # Keyed by the sign-in, not the token, which each refresh replaces.
+    key = f"oauth-{access.user_id}-{access.application_id}"
+    return Principal(access.user, key, f"oauth:{access.application_id}")
 
 
 def _token_for(secret: str) -> ApiToken | None:
-    close_old_connections()  # as Django does per request: no connection outlives its use
     token = ApiToken.find(secret)
     if token is not None:
         now = timezone.now()

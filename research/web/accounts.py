@@ -1,5 +1,5 @@
 """Accounts: sign-in with a throttle, and the account page where people make and revoke their
-API tokens for MCP over HTTP.
+API tokens for MCP over HTTP and sign out the MCP clients that signed in with OAuth.
 
 After a few wrong passwords the password is not even checked. Failures are counted per
 username from one address (LOGIN_FAILURES_PER_USER) and per address whatever the username
@@ -29,6 +29,7 @@ from django.views.decorators.http import require_POST
 
 from research.mcp.client_configs import http_configs
 from research.models import ApiToken
+from research.oauth.tokens import sign_ins, sign_out
 
 
 def _key(kind: str, *parts: str) -> str:
@@ -159,6 +160,7 @@ def account(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "tokens": ApiToken.objects.filter(user=request.user),
+        "sign_ins": sign_ins(request.user),
         "new_token": new_token,
         "secret": secret,
         "endpoint": endpoint,
@@ -178,4 +180,13 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     messages.success(
         request, gettext("Revoked “%(name)s”: it no longer works.") % {"name": token.name}
     )
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def sign_out_client(request: HttpRequest, application_id: int) -> HttpResponse:
+    """End the sign-in of one MCP client: its tokens stop working at once."""
+    if sign_out(request.user, application_id):
+        messages.success(request, gettext("Signed out: that application must sign in again."))
     return redirect("account")

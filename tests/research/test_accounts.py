@@ -295,9 +295,18 @@ def test_the_account_page_gives_each_client_its_own_settings(client, ada):
     }
     assert blocks["Claude Code"].startswith("claude mcp add --scope user --transport http verdict")
     assert "for Claude Desktop" not in page
-    # Without a new token, the same blocks with a placeholder to fill in.
+    # Without a new token, blocks with no token at all: the client signs in by itself.
     later = html.unescape(client.get(ACCOUNT).content.decode())
-    assert "Bearer <your token>" in later and not SECRET.search(later)
+    assert not SECRET.search(later) and "Bearer" not in later
+    blocks = dict(re.findall(shown, later, re.S))
+    assert json.loads(blocks["VS Code"])["servers"]["verdict"] == {
+        "type": "http",
+        "url": "http://testserver/mcp",
+    }
+    desktop = json.loads(blocks["Claude Desktop"])["mcpServers"]["verdict"]
+    assert desktop["args"][:3] == ["-y", "mcp-remote", "http://testserver/mcp"]
+    assert "env" not in desktop
+    assert "opens your browser here to sign you in" in later
 
 
 def test_a_second_token_with_the_same_label_is_refused(client, ada):

@@ -2,9 +2,10 @@
 `manage.py mcp_config --client claude-desktop|claude-code|cursor|vscode [--http]`.
 
 Over stdio the block names this project's python and manage.py by absolute path, so it works
-whatever folder the client starts the server in. With --http it points at /mcp with a bearer
-token; a client that takes only stdio servers (Claude Desktop) gets an `npx mcp-remote`
-bridge instead.
+whatever folder the client starts the server in. With --http it points at /mcp, and the
+client signs in through the browser the first time (OAuth); with --token it sends that
+personal token instead. A client that takes only stdio servers (Claude Desktop) gets an
+`npx mcp-remote` bridge.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from research.mcp.client_configs import CLIENTS, TOKEN_PLACEHOLDER, config, http_url
+from research.mcp.client_configs import CLIENTS, config, http_url
 
 
 class Command(BaseCommand):
@@ -38,7 +39,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--token",
             default="",
-            help="--http: an API token (make one on your account page or with mcp_token)",
+            help="--http: send this API token instead of signing in through the browser "
+            "(make one on your account page or with mcp_token)",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -50,6 +52,8 @@ class Command(BaseCommand):
         self.stderr.write(f"{client.label}: {client.where}.")
         if opts["http"] and not opts["token"]:
             self.stderr.write(
-                f"Replace {TOKEN_PLACEHOLDER} with an API token: make one on your account page "
-                "(/accounts/) or with `manage.py mcp_token --user NAME --create LABEL`."
+                "The first time it connects, the client opens your browser to sign you in to "
+                "Verdict and asks you to allow it. A client that cannot sign in itself takes "
+                "--token TOKEN (make one on your account page, /accounts/, or with "
+                "`manage.py mcp_token --user NAME --create LABEL`)."
             )

@@ -100,6 +100,29 @@ def test_the_printed_http_settings_reach_the_endpoint_with_the_token(client, url
     assert "start_research" in anyio.run(main)
 
 
+@pytest.mark.parametrize("client", CLIENTS)
+def test_without_a_token_the_printed_http_settings_carry_none(client):
+    """A client that signs in through the browser needs only the address."""
+    out, err = StringIO(), StringIO()
+    call_command("mcp_config", "--client", client, "--http", stdout=out, stderr=err)
+    text = out.getvalue()
+    assert "Bearer" not in text and "Authorization" not in text and "<" not in text
+    assert "http://127.0.0.1:8000/mcp" in text
+    assert "opens your browser to sign you in" in err.getvalue()
+    if client == "claude-code":
+        assert shlex.split(text)[-2:] == ["verdict", "http://127.0.0.1:8000/mcp"]
+    elif client == "claude-desktop":
+        entry = json.loads(text)["mcpServers"]["verdict"]
+        assert entry == {
+            "command": "npx",
+            "args": ["-y", "mcp-remote", "http://127.0.0.1:8000/mcp"],
+        }
+    else:
+        block = json.loads(text)
+        entry = (block["servers"] if client == "vscode" else block["mcpServers"])["verdict"]
+        assert entry["url"] == "http://127.0.0.1:8000/mcp" and "headers" not in entry
+
+
 def test_claude_desktop_over_http_gets_an_mcp_remote_bridge():
     block = json.loads(printed("--client", "claude-desktop", "--http", "--token", "vdt_abc"))
     entry = block["mcpServers"]["verdict"]

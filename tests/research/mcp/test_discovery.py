@@ -21,7 +21,8 @@ def test_the_resource_metadata_names_the_endpoint_and_the_bearer_header(url, pat
     metadata = response.json()
     assert metadata["resource"] == f"{url}/mcp"
     assert metadata["bearer_methods_supported"] == ["header"]
-    assert "authorization_servers" not in metadata  # tokens come from the account page
+    assert metadata["authorization_servers"] == [url]  # Verdict signs its own users in
+    assert metadata["scopes_supported"] == ["mcp"]
 
 
 def test_the_metadata_a_401_points_at_is_there(url):  # noqa: F811

@@ -157,7 +157,7 @@ def test_a_request_without_a_token_gets_401_with_a_bearer_challenge(url, ada):
     assert response.status_code == 401
     metadata = f"{url}/.well-known/oauth-protected-resource/mcp"
     assert response.headers["www-authenticate"] == (
-        f'Bearer realm="verdict", resource_metadata="{metadata}"'
+        f'Bearer realm="verdict", resource_metadata="{metadata}", scope="mcp"'
     )
     error = response.json()["error"]
     assert "Authorization: Bearer" in error["message"]
