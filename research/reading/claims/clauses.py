@@ -337,6 +337,8 @@ _NOT_JUDGED = re.compile(
     r"much|many|big|small|scalable|mature|stable|popular|complex)\b|\bwhether\b[^,;]*|"
     r"\b(?:suitable|suited|ideal|great|best|good|perfect|designed|intended|meant) for\b.*|"
     r"\bwhen (?:building|you need|you want)\b.*|"
+    # What a sentence sets aside: "regardless of the size and complexity of the setup".
+    r"\b(?:regardless of|irrespective of|no matter (?:how|what))\b[^,;]*|"
     # The work an option is put to, not the option: "for complex analytical queries",
     # "handles large, complicated workflows".
     r"\b(?:for|with|handles?|handling|supports?|supporting|build(?:s|ing)?|runs?|running|"

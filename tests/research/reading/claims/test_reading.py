@@ -957,3 +957,11 @@ def test_the_work_an_option_is_put_to_is_not_a_judgement_of_its_complexity(quote
 
 def test_the_options_own_complexity_is_still_judged():
     assert stances("Quillsync is complex to operate at scale.", [OPS]) == {("Quillsync", OPS, -1)}
+
+
+def test_what_a_sentence_sets_aside_is_not_judged():
+    quote = (
+        "Regardless of the size and complexity of the Quillsync setup, clients need only "
+        "the server's address."
+    )
+    assert stances(quote, [OPS]) == set()
