@@ -4,7 +4,7 @@ Each doubt is general, not a phrase of some page: the option is only pointed at 
 pronoun, the page's subject) rather than named; other options stand in the same sentence
 without a comparison that sets them apart; the sentence judges many things at once; it is
 long enough for a clause to be misattributed; it softens its verdict with a modal ("may",
-"can be", "可能"). A stance is as sure as the product of its doubts; below the reader's
+"can be", "可能"); it weighs a gain against a loss ("trades X for Y", "at the cost of"). A stance is as sure as the product of its doubts; below the reader's
 threshold it is kept as a quotable statement and never scored.
 """
 
@@ -29,6 +29,12 @@ _POINTED_AT = {NAMED: 1.0, TABLE: 0.95, PRONOUN: 0.8, HEADING: 0.75, PARAGRAPH: 
 _MODAL = re.compile(
     r"\b(?:may|might|could|can be|can get|can become|tends? to|sometimes|occasionally|"
     r"in some cases|at times)\b|可能|有时|往往|容易出现",
+    re.I,
+)
+# A sentence that weighs a gain against a loss: its verdicts on either side are not plain.
+_TRADE_OFF = re.compile(
+    r"\btrade(?:s|d)?(?:-offs?| offs?)?\b(?! (?:show|fair|secret)s?\b)|\bat the (?:cost|expense|price) of\b|"
+    r"\bin exchange for\b|\bcomes? at a (?:cost|price)\b|代价|以牺牲|取舍|权衡",
     re.I,
 )
 _WORDS = re.compile(r"[\w'-]+|[\u4e00-\u9fff]{2}")
@@ -63,4 +69,6 @@ def sureness(
         sure *= 0.9
     if _MODAL.search(point.quote):
         sure *= 0.75
+    if _TRADE_OFF.search(point.quote):
+        sure *= 0.6
     return round(sure, 2)

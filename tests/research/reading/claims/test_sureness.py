@@ -41,3 +41,14 @@ def test_below_the_threshold_a_stance_is_kept_as_unsure_and_not_scored():
     assert reading.unsure[0].confidence < THRESHOLD
     assert reading.refused == f"not sure enough (below {THRESHOLD:.2f})"
     assert read_stances(point, OPTIONS, ["throughput"], threshold=0.0).stances
+
+
+def test_a_sentence_that_weighs_a_gain_against_a_loss_is_less_sure():
+    plain = Point("Quillsync is lighter and faster to run.", "Quillsync")
+    traded = Point(
+        "Quillsync is lighter and faster to run, but it trades away plugins.", "Quillsync"
+    )
+    zh = Point("青鸟流程更轻量，代价是插件更少。", "青鸟流程")
+    assert sureness(traded, "Quillsync", 1, OPTIONS, {}) < THRESHOLD
+    assert sureness(plain, "Quillsync", 1, OPTIONS, {}) == 1.0
+    assert sureness(zh, "青鸟流程", 1, [*OPTIONS, "青鸟流程"], {}) < THRESHOLD
