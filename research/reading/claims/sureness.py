@@ -4,8 +4,9 @@ Each doubt is general, not a phrase of some page: the option is only pointed at 
 pronoun, the page's subject) rather than named; other options stand in the same sentence
 without a comparison that sets them apart; the sentence judges many things at once; it is
 long enough for a clause to be misattributed; it softens its verdict with a modal ("may",
-"can be", "可能"); it weighs a gain against a loss ("trades X for Y", "at the cost of"). A stance is as sure as the product of its doubts; below the reader's
-threshold it is kept as a quotable statement and never scored.
+"can be", "可能"); it weighs a gain against a loss ("trades X for Y", "at the cost of").
+A stance is as sure as the product of its doubts; below the reader's threshold it is kept
+as a quotable statement and never scored.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ _MODAL = re.compile(
 )
 # A sentence that weighs a gain against a loss: its verdicts on either side are not plain.
 _TRADE_OFF = re.compile(
-    r"\btrade(?:s|d)?(?:-offs?| offs?)?\b(?! (?:show|fair|secret)s?\b)|\bat the (?:cost|expense|price) of\b|"
+    r"\btrade(?:s|d)?(?:-offs?| offs?)?\b(?! (?:show|fair|secret)s?\b)|"
+    r"\bat the (?:cost|expense|price) of\b|"
     r"\bin exchange for\b|\bcomes? at a (?:cost|price)\b|代价|以牺牲|取舍|权衡",
     re.I,
 )
