@@ -339,6 +339,7 @@ _NOT_JUDGED = re.compile(
     r"\bwhen (?:building|you need|you want)\b.*|"
     # What a sentence sets aside: "regardless of the size and complexity of the setup".
     r"\b(?:regardless of|irrespective of|no matter (?:how|what))\b[^,;]*|"
+    r"(?:无论|不管|不论)[^，,。；;]*|"
     # The work an option is put to, not the option: "for complex analytical queries",
     # "handles large, complicated workflows".
     r"\b(?:for|with|handles?|handling|supports?|supporting|build(?:s|ing)?|runs?|running|"

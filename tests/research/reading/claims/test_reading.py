@@ -949,19 +949,30 @@ def test_a_table_cell_speaks_of_its_columns_option_only():
     [
         "Quillsync is the choice for complex analytical queries.",
         "Quillsync handles large, complicated workflows across many teams.",
+        "青鸟流程适合处理复杂的分析查询。",
     ],
 )
 def test_the_work_an_option_is_put_to_is_not_a_judgement_of_its_complexity(quote):
-    assert stances(quote, [OPS]) == set()
+    option = "青鸟流程" if "青鸟" in quote else "Quillsync"
+    dimension = ZH_OPS if "青鸟" in quote else OPS
+    assert stances(quote, [dimension], [option, "Loamdb"]) == set()
 
 
 def test_the_options_own_complexity_is_still_judged():
     assert stances("Quillsync is complex to operate at scale.", [OPS]) == {("Quillsync", OPS, -1)}
 
 
-def test_what_a_sentence_sets_aside_is_not_judged():
-    quote = (
-        "Regardless of the size and complexity of the Quillsync setup, clients need only "
-        "the server's address."
-    )
-    assert stances(quote, [OPS]) == set()
+@pytest.mark.parametrize(
+    ("quote", "dimension"),
+    [
+        (
+            "Regardless of the size and complexity of the Quillsync setup, clients need only "
+            "the server's address.",
+            OPS,
+        ),
+        ("无论青鸟流程的部署规模多大、多复杂，客户端只需要服务器地址。", ZH_OPS),
+    ],
+)
+def test_what_a_sentence_sets_aside_is_not_judged(quote, dimension):
+    option = "青鸟流程" if "青鸟" in quote else "Quillsync"
+    assert stances(quote, [dimension], [option, "Loamdb"]) == set()
