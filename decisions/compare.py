@@ -147,6 +147,7 @@ def _site_of(notes: Notes) -> dict[str, str]:
     """Each source by its site; a document kept on the server by its title, since its
     address is a path there (the server's folders, the owner's id)."""
     return {
-        s.source_id: s.site or (s.title if s.url.startswith("file:") and s.title else s.url)
+        s.source_id: s.site
+        or (s.title if s.url.startswith(("file:", "local:")) and s.title else s.url)
         for s in notes.sources
     }

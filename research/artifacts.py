@@ -132,7 +132,9 @@ class Candidate(Artifact):
     published: str | None = None
     option: str | None = None
     dimension: str | None = None
-    # Set by the local corpus: deep-read reads this file instead of fetching the URL.
+    # Set by the local corpus: deep-read reads this file instead of fetching the URL. Its
+    # place inside the folder of the source `provider` names (an absolute path in runs
+    # made before sources were recorded by name).
     local_path: str | None = None
 
 

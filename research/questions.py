@@ -353,11 +353,15 @@ def _sources(chosen: list[str], trusted: bool, errors: _Errors, owner=None) -> l
     checked = []
     for spec in dict.fromkeys(specs):
         try:
-            kind, argument = parse_source(spec)
-        except SourceSpecError as exc:
+            kind, argument = parse_source(configured.real_spec(spec, owner))
+        except (SourceSpecError, configured.UnknownSource) as exc:
             errors.add("sources", _sentence(str(exc)) if trusted else _unavailable(spec))
             continue
-        checked.append(f"{kind}:{argument}" if argument else kind)
+        # A named local folder stays named: the run's files never hold the folder.
+        if configured.referenced_name(spec) is not None:
+            checked.append(spec)
+        else:
+            checked.append(f"{kind}:{argument}" if argument else kind)
     return checked
 
 
@@ -403,7 +407,9 @@ def _none_chosen() -> str:
 
 
 def _unavailable(spec: str) -> str:
-    name = next((c.name for c in configured.configured_sources() if c.spec == spec), "it")
+    name = next(
+        (c.name for c in configured.configured_sources() if spec in (c.spec, c.reference)), "it"
+    )
     return (
         gettext("The source %r is not available on this server right now; ask the operator.") % name
     )

@@ -472,7 +472,8 @@ def shown_sources(urls: list[str], *runs: Run) -> list[str]:
         except (OSError, StoreError, ValueError):
             continue
         titles |= {s.url: s.title for s in notes.sources if s.title}
-    return [url if not url.startswith("file:") else _document_name(url, titles) for url in urls]
+    kept_here = ("file:", "local:")
+    return [url if not url.startswith(kept_here) else _document_name(url, titles) for url in urls]
 
 
 def _document_name(url: str, titles: dict[str, str]) -> str:

@@ -1,7 +1,10 @@
 """The sources the operator configured, by name (settings SOURCES and DEFAULT_SOURCES).
 
 People on the web and over MCP choose among these names; they never name a server folder
-or a URL. Only the operator's CLI may pass raw specs such as `local:DIR`. A remote MCP
+or a URL. Only the operator's CLI may pass raw specs such as `local:DIR`. A run records a
+local source it names by its reference, `local://<name>` (`local://mine` for a person's own
+documents), never by its folder: the run's files are served to people and MCP clients
+elsewhere, so the folder is looked up (real_spec) only when the run searches or reads. A remote MCP
 tool is named by its namespace and tool (`kb=mcp:kb.search`); the server behind it is in
 MCP_SOURCES_FILE, which people never see either.
 """
@@ -34,6 +37,11 @@ class SourceChoice:
     label: str
     default: bool = False  # used when a question names no source
 
+    @property
+    def reference(self) -> str:
+        """What a run records: a local folder by its name, any other source by its spec."""
+        return reference_for(self.name) if kind_of(self.spec) == "local" else self.spec
+
 
 class UnknownSource(ValueError):
     def __init__(self, names: list[str]) -> None:
@@ -41,8 +49,48 @@ class UnknownSource(ValueError):
         super().__init__(f"unknown source{'s' if len(names) > 1 else ''}: {', '.join(names)}")
 
 
+LOCAL_REFERENCE = "local://"
+
+
 def kind_of(spec: str) -> str:
     return spec.strip().partition(":")[0].strip().lower()
+
+
+def reference_for(name: str) -> str:
+    return f"{LOCAL_REFERENCE}{name}"
+
+
+def referenced_name(spec: str) -> str | None:
+    """The source name of a `local://<name>` reference; None for any other spec."""
+    text = spec.strip()
+    if not text.lower().startswith(LOCAL_REFERENCE):
+        return None
+    return text[len(LOCAL_REFERENCE) :].strip("/").lower() or None
+
+
+def real_spec(spec: str, owner=None) -> str:
+    """The spec a run's source is searched with: a `local://<name>` reference becomes the
+    folder it names now (the owner's own for `mine`); any other spec is itself.
+    UnknownSource when no source has that name any more."""
+    from research import uploads
+
+    name = referenced_name(spec)
+    if name is None:
+        return spec
+    if name == uploads.SOURCE_NAME and getattr(owner, "pk", None) is not None:
+        return f"local:{uploads.folder_for(owner)}"
+    for choice in configured_sources():
+        if choice.name == name and kind_of(choice.spec) == "local":
+            return choice.spec
+    raise UnknownSource([name])
+
+
+def corpus_name(spec: str) -> str:
+    """The name a local source's documents are addressed by (`local://<name>/<file>`): its
+    reference's name; for a folder the operator named on the CLI, the folder's own name."""
+    from pathlib import Path
+
+    return referenced_name(spec) or Path(spec.partition(":")[2].strip()).name or "local"
 
 
 def configured_sources() -> list[SourceChoice]:
@@ -96,8 +144,9 @@ def available_sources(owner=None) -> list[SourceChoice]:
 
 
 def resolve(names: list[str], owner=None) -> list[str]:
-    """The specs of sources `owner` may name `names`; UnknownSource lists any others."""
-    by_name = {c.name: c.spec for c in available_sources(owner)}
+    """What a run records for the sources `owner` may name `names` (their references);
+    UnknownSource lists any others."""
+    by_name = {c.name: c.reference for c in available_sources(owner)}
     wanted = list(dict.fromkeys(n.strip().lower() for n in names if n and n.strip()))
     unknown = [n for n in wanted if n not in by_name]
     if unknown:
@@ -106,17 +155,21 @@ def resolve(names: list[str], owner=None) -> list[str]:
 
 
 def default_specs() -> list[str]:
-    """DEFAULT_SOURCES as specs: each entry a configured name or, as before, a raw spec."""
-    by_name = {c.name: c.spec for c in configured_sources()}
-    return [by_name.get(entry.lower(), entry) for entry in settings.DEFAULT_SOURCES]
+    """DEFAULT_SOURCES as a run records them: each entry a configured name or, as before,
+    a spec (a local folder among them by its reference)."""
+    choices = configured_sources()
+    known = {c.name: c.reference for c in choices} | {c.spec: c.reference for c in choices}
+    return [known.get(entry.lower(), known.get(entry, entry)) for entry in settings.DEFAULT_SOURCES]
 
 
 def label_for(spec: str) -> str:
     """What a page shows for a run's source: its configured label, never a server path."""
+    from research import uploads
+
     for choice in configured_sources():
-        if choice.spec == spec:
+        if spec in (choice.spec, choice.reference):
             return choice.label
-    if _is_uploads(spec):
+    if _is_uploads(spec) or referenced_name(spec) == uploads.SOURCE_NAME:
         return gettext("my documents")
     if kind_of(spec) == "primary":
         return LABELS.get(spec.partition(":")[2].strip().lower(), str(KIND_LABELS["primary"]))

@@ -158,7 +158,7 @@ def used_by(question: Question, user=None) -> Used:
     (never a server path)."""
     plan = plan_of(question)
     specs = plan.sources or configured.default_specs()
-    names = {choice.spec: choice.name for choice in configured.available_sources(user)}
+    names = {choice.reference: choice.name for choice in configured.available_sources(user)}
     return Used(
         options=plan.options,
         options_from=plan.options_source,

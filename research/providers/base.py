@@ -21,7 +21,8 @@ class SearchHit:
     title: str
     snippet: str = ""
     published: str | None = None  # ISO date (YYYY-MM-DD) when known
-    local_path: str | None = None  # the local corpus sets this; deep-read reads the file
+    # Set by the local corpus: the file's place inside its folder, which deep-read reads.
+    local_path: str | None = None
 
 
 @dataclass(frozen=True)

@@ -285,13 +285,18 @@ def corpus_root(provider: str) -> Path | None:
 def read_corpus_file(
     url: str, path: Path, provider: str, declared: str, max_bytes: int | None = None
 ) -> FetchResult:
-    """A corpus file as deep-read takes a fetched page: checked, sniffed, with an outcome."""
+    """A corpus file as deep-read takes a fetched page: checked, sniffed, with an outcome.
+    What it says names the file by `url`, never by its path or folder on the server."""
+    root = corpus_root(provider)
     try:
-        data, content_type = load_local(path, corpus_root(provider), declared, max_bytes or _cap())
+        data, content_type = load_local(path, root, declared, max_bytes or _cap())
     except FileRefused as exc:
-        return FetchResult(url=url, outcome=exc.outcome, detail=str(exc))
+        detail = str(exc).replace(str(path), url)
+        detail = detail.replace(str(root), "its folder") if root else detail
+        return FetchResult(url=url, outcome=exc.outcome, detail=detail)
     except OSError as exc:
-        return FetchResult(url=url, outcome=Outcome.UNAVAILABLE, detail=f"unreadable: {exc}")
+        why = exc.strerror or type(exc).__name__
+        return FetchResult(url=url, outcome=Outcome.UNAVAILABLE, detail=f"unreadable: {why}")
     return FetchResult(
         url=url, outcome=Outcome.OK, final_url=url, content_type=content_type, body=data
     )

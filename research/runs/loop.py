@@ -56,7 +56,8 @@ def _lost(run_id: str, created: datetime, lease: float) -> Recovery | None:
     reason. A run's row is written a moment before its folder, so a folder is waited for
     a third of the lease, one recovery pass, after the row was created."""
     store = store_for(run_id)
-    if store.exists() or (datetime.now(UTC) - created).total_seconds() < lease / 3:
+    # A run whose manifest alone is missing is still there: recovery rebuilds the manifest.
+    if store.found() or (datetime.now(UTC) - created).total_seconds() < lease / 3:
         return None
     reason = rows.FOLDER_UNFINISHED if never_completed(store) else rows.FOLDER_GONE
     if not rows.fail_lost_run(run_id, reason):

@@ -30,7 +30,7 @@ from django.conf import settings
 from research import diskspace
 from research.models import Run
 from research.names import FINISHED, stage_label
-from research.runs import broker, manifest, rows, tasks
+from research.runs import broker, manifest, repair, rows, tasks
 from research.runs.registry import active_stages
 from research.store import RunLocked, RunStore, StoreError, run_ids, store_for
 
@@ -141,7 +141,7 @@ def recover_run(
     running stage nobody holds is taken back once its heartbeat is `running_lease` old
     (default: `lease`); a worker that has just started takes such orphans back at once."""
     store = store_for(run_id)
-    if not store.exists():
+    if not store.found():
         return Recovery(run_id, None, "", "has no run folder")
     leases = (lease, lease if running_lease is None else running_lease)
     if rows.waiting_for_space(run_id):
@@ -150,10 +150,29 @@ def recover_run(
         leases = (0.0, 0.0)
     try:
         with store.lock():
-            return _recover_locked(store, leases, waiting)
+            cannot = _rebuild_manifest(store)
+            return cannot or _recover_locked(store, leases, waiting)
     except RunLocked:
-        stage = _current_stage(store.index())
+        try:
+            stage = _current_stage(store.index())
+        except StoreError:  # its manifest is missing: the process holding it rebuilds it
+            stage = None
         return Recovery(run_id, stage, "", "is being worked on by a live process")
+
+
+def _rebuild_manifest(store: RunStore) -> Recovery | None:
+    """A manifest gone missing or unreadable is rebuilt from the run's row and its sound
+    files, as the run page and resume do; the stages whose files are not sound run again.
+    A Recovery when it cannot be (no row holds the run's parameters)."""
+    damage = repair.manifest_damage(store)
+    if damage is None:
+        return None
+    try:
+        said = repair.rebuild_manifest(store, damage)
+    except StoreError as exc:
+        return Recovery(store.run_id, None, "", f"cannot be recovered: {exc}")
+    logger.warning("run %s: index.json %s; Verdict %s", store.run_id, damage.problem, said)
+    return None
 
 
 def _current_stage(index: dict[str, Any]) -> str | None:

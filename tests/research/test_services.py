@@ -71,7 +71,7 @@ def test_a_valid_question_becomes_a_run_with_its_folder_owned_by_the_submitter(o
         {"name": "licence risk", "weight": 0.4, "origin": "form"},
         {"name": "cost", "weight": 0.6, "origin": "form"},
     ]
-    assert run.sources == [f"local:{CORPUS}", "ddgs"]
+    assert run.sources == ["local://notes", "ddgs"]  # a folder by its name, never its path
     assert run.limits == {"max_pages": 5}
     assert run.status == Run.Status.QUEUED
     assert store_for(run.run_id).index()["params"]["owner"] == "ada"
@@ -132,7 +132,7 @@ def test_given_options_are_kept_and_a_preset_is_recorded_when_no_dimensions_are_
 
 def test_no_source_chosen_uses_the_default_sources(owner, started):
     run = submit_question(owner, Submission(question=QUESTION))
-    assert run.sources == [f"local:{CORPUS}"]
+    assert run.sources == ["local://notes"]
 
 
 # --- every message --------------------------------------------------------------------------

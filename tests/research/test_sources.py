@@ -22,7 +22,7 @@ def test_configured_sources_are_listed_in_order_with_labels_that_hide_the_spec(s
 
 def test_names_resolve_to_their_specs_and_unknown_names_are_all_reported(settings):
     settings.SOURCES = {"notes": "local:/srv/notes", "ddg": "ddgs"}
-    assert sources.resolve(["DDG", "notes", "ddg"]) == ["ddgs", "local:/srv/notes"]
+    assert sources.resolve(["DDG", "notes", "ddg"]) == ["ddgs", "local://notes"]
     with pytest.raises(sources.UnknownSource) as caught:
         sources.resolve(["ddg", "local:/etc", "wiki"])
     assert caught.value.names == ["local:/etc", "wiki"]
@@ -41,7 +41,25 @@ def test_without_sources_the_default_specs_are_offered_named_after_their_kind(se
 def test_default_sources_may_be_names_or_raw_specs(settings):
     settings.SOURCES = {"notes": "local:/srv/notes"}
     settings.DEFAULT_SOURCES = ["notes", "ddgs"]
-    assert sources.default_specs() == ["local:/srv/notes", "ddgs"]
+    assert sources.default_specs() == ["local://notes", "ddgs"]
+
+
+def test_a_run_records_a_local_folder_by_name_and_searches_the_folder_it_names(
+    ada, settings, tmp_path
+):
+    from research import uploads
+
+    settings.SOURCES = {"notes": "local:/srv/notes"}
+    settings.DEFAULT_SOURCES = ["local:/srv/notes"]
+    settings.VAR_DIR = tmp_path / "var"
+    uploads.save(ada, "plan.md", b"# Plan\n\nQuillsync syncs offline.\n")
+    assert sources.default_specs() == ["local://notes"]
+    assert sources.resolve(["mine"], ada) == ["local://mine"]
+    assert sources.real_spec("local://notes") == "local:/srv/notes"
+    assert sources.real_spec("local://mine", ada) == f"local:{uploads.folder_for(ada)}"
+    assert sources.label_for("local://notes") == "notes · local documents"
+    with pytest.raises(sources.UnknownSource):
+        sources.real_spec("local://gone")
 
 
 def test_a_source_of_unknown_kind_is_a_configuration_error(settings):

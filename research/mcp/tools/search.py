@@ -74,7 +74,7 @@ def _search_one(
     choice: SourceChoice, query: str, limit: int
 ) -> tuple[SourceOutcome, list[SearchHitOut]]:
     try:
-        provider = build_provider(choice.spec)
+        provider = build_provider(choice.spec, name=choice.name)
     except SourceSpecError as exc:
         return SourceOutcome(source=choice.name, outcome=Outcome.UNAVAILABLE, detail=str(exc)), []
     answer = provider.search(query, limit)

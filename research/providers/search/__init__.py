@@ -70,8 +70,11 @@ def build_provider(
     timeout: float | None = None,
     tries: int | None = None,
     base_delay: float | None = None,
+    name: str | None = None,
 ) -> SearchProvider:
-    """The provider a spec names. Network settings default to the Django settings."""
+    """The provider a spec names. Network settings default to the Django settings. A local
+    folder's documents are addressed as `local://<name>/<file>` (name: the source's name,
+    else the folder's own), never by their path on the server."""
     from django.conf import settings  # read at call time, so test overrides apply
 
     kind, argument = parse_source(spec)
@@ -85,6 +88,7 @@ def build_provider(
 
         return LocalCorpus(
             argument,
+            name=name or Path(argument).name,
             index_dir=settings.LOCAL_INDEX_DIR,
             max_bytes=settings.LOCAL_MAX_BYTES,
             deadline=deadline,

@@ -24,10 +24,12 @@ import os
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 
 from research.outcomes import Outcome
-from research.providers.base import SearchResult
+from research.providers.base import SearchHit, SearchResult
 from research.providers.deadline import Deadline, DeadlinePassed, within
 from research.providers.documents import (
     DEFAULT_MAX_BYTES,
@@ -60,6 +62,11 @@ log = logging.getLogger(__name__)
 NOT_UTF8 = "its folder's name is not valid UTF-8, so it cannot be indexed; rename it"
 
 
+def local_url(source: str, relative: str) -> str:
+    """A local document's address: `local://<source name>/<path inside its folder>`."""
+    return f"local://{quote(source, safe='')}/{quote(relative)}"
+
+
 def _no_paths(exc: BaseException) -> str:
     """An OS or SQLite error without the file name an OSError carries."""
     if isinstance(exc, OSError) and exc.strerror:
@@ -77,12 +84,14 @@ class LocalCorpus:
         folder: str | os.PathLike[str],
         index_path: Path | None = None,
         *,
+        name: str | None = None,
         index_dir: Path | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         deadline: float | None = None,
         reader: Callable[[Path, Path, int], Document] = read_document,
     ) -> None:
         self.folder = Path(folder).expanduser().resolve()
+        self.source_name = name or self.folder.name or "local"
         self._index_path = index_path
         self._index_dir = index_dir
         self.max_bytes = max_bytes
@@ -126,7 +135,14 @@ class LocalCorpus:
             return SearchResult(Outcome.UNAVAILABLE, detail=f"its index failed: {_no_paths(exc)}")
         if not hits:
             return SearchResult(Outcome.NO_HIT, detail="nothing in its documents matches")
-        return SearchResult(Outcome.OK, hits)
+        return SearchResult(Outcome.OK, [self._addressed(hit) for hit in hits])
+
+    def _addressed(self, hit: SearchHit) -> SearchHit:
+        """The hit as it leaves the server: the file named by the source's name and its
+        place in the folder (the index keeps the real path, which only the server needs)."""
+        relative = Path(hit.local_path or "").relative_to(self.folder).as_posix()
+        url = hit.url if not hit.url.startswith("file:") else local_url(self.source_name, relative)
+        return replace(hit, url=url, local_path=relative)
 
     def refresh(self) -> int:
         """Bring the index up to date now; returns how many files were (re)indexed."""

@@ -11,7 +11,7 @@ from research.artifacts import Candidates, Filtered, Plan
 from research.context import StageContext
 from research.llm import StageLLM, open_llm
 from research.names import CANDIDATES, FILTERED, PLAN
-from research.runs.runners.common import providers_for, record_outcomes
+from research.runs.runners.common import owner_of, providers_for, record_outcomes
 from research.stages.filter import filter_candidates
 from research.stages.plan import broaden
 from research.stages.retrieve import retrieve
@@ -53,7 +53,7 @@ def _replan(
     made_before = len(candidates.provider_calls)
     candidates = retrieve(
         plan,
-        providers_for(plan),
+        providers_for(plan, owner_of(store.run_id)),
         ctx,
         previous=candidates,
         concurrency=settings.SEARCH_CONCURRENCY or None,

@@ -40,6 +40,7 @@ from research.names import part_artifact
 from research.outcomes import Outcome
 from research.providers.fetch import HttpFetcher
 from research.reading import MIN_SCORE, Scored
+from research.runs.runners.common import located, owner_of
 from research.runs.spec import StageError
 from research.stages.deepread import PageRead, PartRead, pages_to_read, read_part
 from research.stages.modelpoints import WIDER_NET
@@ -60,7 +61,8 @@ class Inputs:
 
     @classmethod
     def load(cls, store: RunStore) -> Inputs:
-        return cls(readers.plan(store), readers.filtered(store), readers.candidates(store).records)
+        filtered = located(readers.filtered(store), owner_of(store.run_id))
+        return cls(readers.plan(store), filtered, readers.candidates(store).records)
 
 
 def shares_of(inputs: Inputs) -> list[list[KeptCandidate]]:

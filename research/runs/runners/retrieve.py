@@ -13,7 +13,12 @@ from research.names import CANDIDATES, PLAN
 from research.providers.primary import build_primary
 from research.questions import default_limits
 from research.runs.rows import question_of
-from research.runs.runners.common import outcome_counts, providers_for, record_outcomes
+from research.runs.runners.common import (
+    outcome_counts,
+    owner_of,
+    providers_for,
+    record_outcomes,
+)
 from research.runs.spec import StageError
 from research.stages.plan import PlanError, build_plan, decompose
 from research.stages.primary import ask_primary
@@ -47,7 +52,10 @@ def run_retrieve(store: RunStore, ctx: StageContext) -> dict[str, Any]:
         language=plan.language,
     )
     candidates = retrieve(
-        plan, providers_for(plan), ctx, concurrency=settings.SEARCH_CONCURRENCY or None
+        plan,
+        providers_for(plan, owner_of(store.run_id)),
+        ctx,
+        concurrency=settings.SEARCH_CONCURRENCY or None,
     )
     candidates = candidates.model_copy(
         update={"records": records, "provider_calls": [*asked, *candidates.provider_calls]}

@@ -61,14 +61,25 @@ def test_it_finds_english_documents_and_ranks_the_best_match_first(corpus: Path)
     first = result.hits[0]
     assert first.title == "Quillnote licensing"
     assert "licence risk" in first.snippet
-    assert first.local_path == str(corpus / "quillnote-licence.md")
+    assert first.local_path == "quillnote-licence.md"  # its place in the folder, no more
 
 
-def test_a_file_without_a_canonical_url_is_named_by_its_file_uri(corpus: Path) -> None:
+def test_a_file_without_a_canonical_url_is_named_by_its_source_and_place_in_the_folder(
+    corpus: Path,
+) -> None:
+    hit = LocalCorpus(corpus, name="notes").search("Inkpad seat", 5).hits[0]
+
+    assert hit.url == "local://notes/inkpad/overview.txt"
+    assert hit.title == "Inkpad overview"
+    assert str(corpus) not in repr(hit)
+
+
+def test_a_folder_named_on_the_command_line_names_its_files_by_the_folders_name(
+    corpus: Path,
+) -> None:
     hit = LocalCorpus(corpus).search("Inkpad seat", 5).hits[0]
 
-    assert hit.url == (corpus / "inkpad" / "overview.txt").as_uri()
-    assert hit.title == "Inkpad overview"
+    assert hit.url == "local://corpus/inkpad/overview.txt"
 
 
 def test_it_indexes_files_in_subfolders(corpus: Path) -> None:
@@ -169,7 +180,7 @@ def test_front_matter_names_the_canonical_url_title_and_date(tmp_path: Path) -> 
     assert hit.url == "https://quillnote.dev/docs/licence"
     assert hit.title == "Licence | Quillnote docs"
     assert hit.published == "2025-01-02"
-    assert hit.local_path == str(tmp_path / "licence.md")
+    assert hit.local_path == "licence.md"
     assert "url:" not in hit.snippet
 
 
@@ -240,7 +251,7 @@ def test_pdf_text_is_indexed_with_its_title_and_date(tmp_path: Path) -> None:
     hit = result.hits[0]
     assert (hit.title, hit.published) == ("Quillnote audit", "2025-06-07")
     assert "no critical issues" in hit.snippet
-    assert hit.url == (tmp_path / "audit.pdf").as_uri()
+    assert hit.url == f"local://{tmp_path.name}/audit.pdf"
 
 
 def test_unreadable_files_are_skipped_and_the_rest_still_searched(tmp_path: Path) -> None:
@@ -462,7 +473,7 @@ def test_a_symlink_that_stays_inside_the_corpus_is_read(tmp_path: Path) -> None:
 
     hits = LocalCorpus(tmp_path).search("Quillnote", 5).hits
 
-    assert {h.local_path for h in hits} == {str(original), str(tmp_path / "alias.md")}
+    assert {h.local_path for h in hits} == {"notes/licence.md", "alias.md"}
 
 
 @pytest.mark.parametrize(

@@ -343,6 +343,34 @@ def test_a_run_whose_folder_vanished_mid_stage_ends_failed_with_the_reason(sent,
 
 
 @pytest.mark.django_db
+def test_a_run_whose_manifest_went_missing_gets_it_rebuilt_and_goes_on_from_its_files(
+    sent, waiting
+):
+    from research.models import StageRun
+    from tests.runs import new_run
+
+    run = new_run()
+    execute.execute_stage(run.run_id, "retrieve")
+    store = store_for(run.run_id)
+    Run.objects.filter(run_id=run.run_id).update(status="running", current_stage="filter")
+    StageRun.objects.filter(run=run, stage="retrieve").update(
+        finished=datetime.now(UTC) - timedelta(seconds=120)
+    )
+    created_ago(store, 300)
+    (store.path / "index.json").unlink()
+
+    [done] = recovery_pass(LEASE)
+
+    assert (done.stage, done.did) == ("filter", "queued"), done.sentence()
+    assert sent == [("filter", run.run_id)]
+    index = store.index()
+    assert index["rebuilt"] and index["params"]["question"] == run.question
+    assert index["stages"]["retrieve"]["status"] == "done", "its candidates were sound"
+    assert status(store, "filter") == "queued"
+    assert Run.objects.get(run_id=run.run_id).status != "failed"
+
+
+@pytest.mark.django_db
 def test_a_run_whose_folder_was_never_completed_ends_failed_after_a_third_of_the_lease(
     sent, waiting
 ):

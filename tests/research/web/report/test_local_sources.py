@@ -31,7 +31,7 @@ def folder_run(ada, tmp_path: Path):
     run.owner = ada
     run.save(update_fields=["owner"])
     assert any(
-        s.url.startswith("file:")
+        s.url.startswith("local://private-notes/")
         for s in store.read_model("round_3_notes.json", Notes).ok_sources()
     )
     return run, folder

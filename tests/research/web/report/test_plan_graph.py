@@ -107,7 +107,7 @@ def test_a_cell_whose_kept_pages_could_not_be_read_ends_at_unreadable(notes_corp
     def lose_pages(store):
         for kept in readers.filtered(store).kept:
             if kept.local_path:
-                Path(kept.local_path).unlink(missing_ok=True)
+                (notes_corpus / kept.local_path).unlink(missing_ok=True)
 
     run = build(
         "For our notes app, choose between Quillsync and Loamdb",
