@@ -581,6 +581,7 @@ ATTRIBUTES: dict[str, str] = {
     "stars": gettext_noop("stars"),
     "size": gettext_noop("size"),
     "latency": gettext_noop("latency"),
+    "memory": gettext_noop("memory"),
     "yearly price": gettext_noop("yearly price"),
     "price per seat": gettext_noop("price per seat"),
     "throughput": gettext_noop("throughput"),
