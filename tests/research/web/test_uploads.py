@@ -303,8 +303,10 @@ def test_a_run_over_documents_that_judge_nothing_says_what_was_and_was_not_found
     drive(run_id)
     report = store_for(run_id).read_text("report.md")
     assert "could be verified" not in report and "verified claim" not in report
-    assert "Found in the sources read ([1]): 1 passage worth noting. Not found: a passage that "
-    "names an option and judges it on one of the dimensions" in report
+    assert (
+        "Found in the sources read ([1]): 1 passage worth noting. Not found: a passage that "
+        "names an option and judges it on one of the dimensions" in report
+    )
     assert "This does not say the sources are wrong" in report
     assert "The sources read ([1]) do not judge any option on the dimensions asked about" in report
 
