@@ -346,5 +346,13 @@ def verified_line(data: ReportInput, cite, t: Strings) -> str:
     n = len(data.crosscheck.claims)
     if n:
         return t("verified", count=n, cites=cite([c.source_id for c in data.crosscheck.claims]))
-    read = cite([s.source_id for s in data.notes.ok_sources()])
-    return t("not_verified", cites=read) if read else t("not_verified_unread")
+    sources = data.notes.ok_sources()
+    read = cite([s.source_id for s in sources])
+    if not read:
+        return t("not_verified_unread")
+    noted = sum(len(s.key_points) for s in sources)
+    return (
+        t("not_verified", count=noted, cites=read)
+        if noted
+        else t("not_verified_nothing", cites=read)
+    )

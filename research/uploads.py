@@ -38,6 +38,7 @@ class UploadRefused(ValueError):
 class StoredDocument:
     name: str
     size: int
+    asked_for: str = ""  # the name it was sent with, when it is stored under another
 
 
 def folder_for(user) -> Path:
@@ -121,17 +122,38 @@ def check_body(name: str, data: bytes) -> None:
         raise UploadRefused(_wrong_type(name))
 
 
-def save(user, raw_name: str | bytes, data: bytes) -> StoredDocument:
-    """Store one uploaded document (replacing one of the same name)."""
+def save(user, raw_name: str | bytes, data: bytes, *, replace: bool = False) -> StoredDocument:
+    """Store one uploaded document. One of the same name is kept: the new one takes the next
+    free name ("notes (2).md") and says so in `asked_for`, unless `replace` is set."""
     name = clean_name(raw_name)
     check_body(name, data)
     folder = folder_for(user)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / name
     partial = folder / f".{name}.part"
     partial.write_bytes(data)
-    os.replace(partial, target)
-    return StoredDocument(name, len(data))
+    try:
+        if replace:
+            os.replace(partial, folder / name)
+            return StoredDocument(name, len(data))
+        stored = _link_under_a_free_name(partial, name)
+    finally:
+        partial.unlink(missing_ok=True)
+    return StoredDocument(stored, len(data), asked_for=name if stored != name else "")
+
+
+def _link_under_a_free_name(partial: Path, name: str) -> str:
+    # A hard link fails rather than replace: two uploads of one name at once keep both.
+    stem, suffix = Path(name).stem, Path(name).suffix
+    for n in range(1, 1000):
+        candidate = name if n == 1 else f"{stem} ({n}){suffix}"
+        if len(candidate) > MAX_NAME_CHARS:
+            candidate = f"{stem[: MAX_NAME_CHARS - len(suffix) - 8]} ({n}){suffix}"
+        try:
+            os.link(partial, partial.parent / candidate)
+        except FileExistsError:
+            continue
+        return candidate
+    raise UploadRefused(gettext("You already have too many files named %(name)s.") % {"name": name})
 
 
 def save_url(user, url: str, fetcher=None) -> StoredDocument:
@@ -163,7 +185,7 @@ def save_url(user, url: str, fetcher=None) -> StoredDocument:
         body = f"---\nurl: {result.final_url or url}\n---\n".encode() + body
     elif suffix == ".html":
         body = f'<link rel="canonical" href="{result.final_url or url}">\n'.encode() + body
-    return save(user, name, body)
+    return save(user, name, body, replace=True)  # the same page again: its newer copy
 
 
 def delete(user, name: str) -> bool:

@@ -72,6 +72,15 @@ def english_after_each_test():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def worker_running(monkeypatch):
+    """Starting a run, and the page of a queued run, ask whether a Celery worker is there;
+    most tests are not about that, and a ping would cost them a second."""
+    from research.runs import workers
+
+    monkeypatch.setattr(workers, "worker_problem", lambda: None)
+
+
 @pytest.fixture
 def fast_passwords(settings) -> None:
     """A fast hash for the accounts tests make; how passwords are hashed is Django's."""

@@ -131,7 +131,7 @@ ASSESSMENT: dict[str, Any] = {
 # The recommendation's reasons, and what could not be reached or read (decisions.decide).
 DECIDE: dict[str, Any] = {
     "nothing": gettext_noop(
-        "No evidence about any option could be verified, so nothing is recommended."
+        "Nothing found judges any option on the dimensions asked about, so nothing is recommended."
     ),
     "top": gettext_noop(
         "{option} has the highest weighted total, {total:.1f}/100, with evidence on "
@@ -387,8 +387,8 @@ REPORT: dict[str, str] = {
     "reason_nothing_read": gettext_noop("No source could be read, so nothing is recommended."),
     "sentence": gettext_noop("{sentence}"),
     "reason_nothing_verified": gettext_noop(
-        "No claim about any option could be verified in the sources "
-        "read ({cites}), so nothing is recommended."
+        "The sources read ({cites}) do not judge any option on the dimensions asked about, "
+        "so nothing is recommended."
     ),
     "reason_unreachable": gettext_noop(
         "Some searches or pages could not be reached (see {section})."
@@ -411,9 +411,9 @@ REPORT: dict[str, str] = {
     "origin_given": gettext_noop("given"),
     "option_claims": gettext_noop("{count} claims from {cites}"),
     "option_claims_one": gettext_noop("{count} claim from {cites}"),
-    "option_no_claim": gettext_noop("no verified claim"),
+    "option_no_claim": gettext_noop("not judged in the sources read"),
     "no_claims_anywhere": gettext_noop(
-        "None of the sources read ({cites}) gave a verified claim about these options."
+        "The sources read ({cites}) do not judge these options on the dimensions asked about."
     ),
     "col_dimension": gettext_noop("Dimension"),
     "col_weight": gettext_noop("Weight"),
@@ -502,8 +502,28 @@ REPORT: dict[str, str] = {
         "The {count} claim in this report was checked to appear verbatim in the "
         "stored text of the source it cites: {cites}."
     ),
-    "not_verified": gettext_noop("No claim could be verified in the sources read ({cites})."),
-    "not_verified_unread": gettext_noop("No quote could be verified."),
+    # No claim is no fault of the sources: say what was found in them and what was not.
+    "not_verified": gettext_noop(
+        "Found in the sources read ({cites}): {count} passages worth noting. Not found: a "
+        "passage that names an option and judges it on one of the dimensions, so there was no "
+        "claim to score or check. This does not say the sources are wrong; they may not speak "
+        "to these options or dimensions."
+    ),
+    "not_verified_one": gettext_noop(
+        "Found in the sources read ({cites}): {count} passage worth noting. Not found: a "
+        "passage that names an option and judges it on one of the dimensions, so there was no "
+        "claim to score or check. This does not say the sources are wrong; they may not speak "
+        "to these options or dimensions."
+    ),
+    "not_verified_nothing": gettext_noop(
+        "The sources read ({cites}) were searched, but no passage in them names an option "
+        "and judges it on one of the dimensions, so there was no claim to score or check. "
+        "This does not say the sources are wrong; they may not speak to these options or "
+        "dimensions."
+    ),
+    "not_verified_unread": gettext_noop(
+        "No source could be read, so there was no claim to score or check."
+    ),
     "missing_information": gettext_noop("Missing information:"),
     "nothing_noted": gettext_noop("Nothing noted."),
     "not_read": gettext_noop(

@@ -47,9 +47,11 @@ from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
+from mcp.server.streamable_http import GET_STREAM_KEY
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from mcp_types import INTERNAL_ERROR, INVALID_REQUEST
+from mcp_types.version import is_version_at_least
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
@@ -95,6 +97,7 @@ class McpEndpoint:
 
     def __init__(self) -> None:
         self._managers: dict[int, StreamableHTTPSessionManager] = {}
+        self._event_stores: dict[int, MemoryEventStore] = {}
         self._task_group: TaskGroup | None = None
         self._creating: anyio.Lock | None = None
         self.limiter = RateLimiter()
@@ -111,6 +114,7 @@ class McpEndpoint:
             await receive()  # lifespan.shutdown
             self._task_group = None
             self._managers.clear()
+            self._event_stores.clear()
             group.cancel_scope.cancel()
         await send({"type": "lifespan.shutdown.complete"})
 
@@ -145,7 +149,28 @@ class McpEndpoint:
             await _error(503, INTERNAL_ERROR, message)(scope, receive, send)
             return
         principal = AccessToken(token=token.label, client_id=token.key, scopes=[])
+        if _opens_the_get_stream(scope, headers):
+            send = self._priming(token.user_id, send)
         await manager.handle_request({**scope, "user": AuthenticatedUser(principal)}, receive, send)
+
+    def _priming(self, user_id: int, send: Send) -> Send:
+        """The SDK opens a POST's stream with a priming event but not the GET stream: this
+        sends one as the GET stream opens, so it too tells a client where to resume from."""
+        store = self._event_stores.get(user_id)
+
+        async def priming_send(message: Message) -> None:
+            await send(message)
+            opened = message["type"] == "http.response.start" and message["status"] == 200
+            if opened and store is not None:
+                sse = Headers(raw=message.get("headers", [])).get("content-type", "")
+                if sse.startswith("text/event-stream"):
+                    event_id = await store.store_event(GET_STREAM_KEY, None)
+                    event = f"id: {event_id}\r\nretry: {RETRY_MS}\r\ndata: \r\n\r\n"
+                    await send(
+                        {"type": "http.response.body", "body": event.encode(), "more_body": True}
+                    )
+
+        return priming_send
 
     def _rate_limit(self, token: Principal, body: bytes) -> Response | None:
         calls = tool_calls(body)
@@ -176,13 +201,14 @@ class McpEndpoint:
             manager = self._managers.get(user_id)
             if manager is None:
                 server = await sync_to_async(build_server)(token.user)
+                events = self._event_stores.setdefault(user_id, MemoryEventStore())
                 # Host and Origin were checked above, against this site's own settings.
                 server.streamable_http_app(
                     transport_security=TransportSecuritySettings(
                         enable_dns_rebinding_protection=False
                     ),
                     # Streams open with a priming event and `retry`, and can be resumed.
-                    event_store=MemoryEventStore(),
+                    event_store=events,
                     retry_interval=RETRY_MS,
                 )
                 manager = server.session_manager
@@ -212,6 +238,17 @@ class McpEndpoint:
             if self._managers.pop(user_id, None) is None:
                 raise  # it never started: _manager_for reports it
             logger.exception("MCP over HTTP: the sessions of user %s stopped", user_id)
+
+
+def _opens_the_get_stream(scope: Scope, headers: Headers) -> bool:
+    """A GET opening a new stream (a resumed one is primed by the SDK), from a client that
+    reads an event without data: 2025-11-25 and later, as the SDK decides for POST."""
+    version = headers.get("mcp-protocol-version", "")
+    return (
+        scope["method"] == "GET"
+        and not headers.get("last-event-id")
+        and is_version_at_least(version, "2025-11-25")
+    )
 
 
 # --- the gates ----------------------------------------------------------------------------

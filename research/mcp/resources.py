@@ -27,10 +27,11 @@ from research.mcp.common import (
 )
 from research.models import Run
 from research.names import (
+    CORRECTIONS,
     PAGES_DIR,
     REPORT,
 )
-from research.store import INDEX, LOG, ArtifactDamaged, RunStore, StoreError, store_for
+from research.store import INDEX, LOG, ArtifactDamaged, RunStore, StoreError, readers, store_for
 
 LIST_PAGE = 500  # resources per resources/list answer
 
@@ -50,7 +51,11 @@ def read_artifact(user, run_id: str, name: str) -> str:
     (-32602, invalid params), so a foreign run and a bad name look alike."""
     try:
         owned_run(user, run_id)
-        return store_for(run_id).read_text(name)
+        store = store_for(run_id)
+        if name == CORRECTIONS and CORRECTIONS not in store.artifact_names():
+            # Nobody has corrected the reader yet: that is an empty list, not a missing file.
+            return readers.corrections(store).model_dump_json(indent=2)
+        return store.read_text(name)
     except LookupError as exc:
         raise ResourceNotFoundError(str(exc)) from None
     except ArtifactDamaged as exc:

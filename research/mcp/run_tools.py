@@ -60,6 +60,7 @@ from research.outcomes import Outcome
 from research.providers.search import SourceSpecError, parse_source
 from research.questions import clean_question, plan_of
 from research.runs import workers
+from research.stages.plan.rules import PRESETS
 from research.store import INDEX, LOG, ArtifactDamaged, StoreError, readers, store_for
 
 FAILED = "FAILED"
@@ -95,6 +96,9 @@ Preset = Annotated[
     str,
     Field(
         max_length=bounds.NAME_CHARS,
+        # In the schema, so a client offers the names; an unknown one is still refused by
+        # the service, in words that list them.
+        json_schema_extra={"enum": ["", *PRESETS]},
         description="Dimensions to use when `dimensions` is left out: 'tech' (cost, learning "
         "curve, community activity, extensibility, risk) or 'procurement' (price, delivery "
         "time, after-sales support, compliance, replaceability) or 'clinical' (efficacy, "

@@ -1,8 +1,10 @@
 """Whether a Celery worker is there to run a run's stages.
 
 A surface that queues a run asks first, so that a person is told at once that nothing will
-run it, rather than seeing the run fail later. The broker is pinged with a short timeout and
-the answer is kept for a few seconds, so a burst of requests asks once.
+run it, rather than seeing the run fail later. The broker is pinged with a short timeout. A
+worker that is there answers at once, and that answer is never kept: a worker stopped a
+moment ago must not vouch for a run started now. "No worker" costs the whole timeout to
+learn, so it is kept for a few seconds, and a burst of requests asks once.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from research.celery import app
 logger = logging.getLogger(__name__)
 
 PING_TIMEOUT = 1.0  # seconds a worker has to answer
-KEEP_FOR = 5.0  # seconds an answer is reused
+KEEP_FOR = 5.0  # seconds a "no worker" answer is reused
 NO_WORKER = "no worker is running; start it with make run"
 
 _lock = threading.Lock()
@@ -35,7 +37,10 @@ def worker_problem() -> str | None:
         if asked is not None and time.monotonic() - asked[0] < KEEP_FOR:
             return asked[1]
         problem = _ask()
-        _answers[broker] = (time.monotonic(), problem)
+        if problem is None:
+            _answers.pop(broker, None)
+        else:
+            _answers[broker] = (time.monotonic(), problem)
         return problem
 
 
@@ -49,7 +54,8 @@ def _ask() -> str | None:
     try:
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=PING_TIMEOUT)
-            replies = app.control.ping(timeout=PING_TIMEOUT, connection=connection)
+            # The first reply is enough: a live worker answers without waiting out the timeout.
+            replies = app.control.ping(timeout=PING_TIMEOUT, connection=connection, limit=1)
     except Exception as exc:  # the broker itself is not there: no worker can be either
         logger.info("no broker to ask for workers: %s", exc)
         return f"{NO_WORKER} (its broker, Redis, does not answer either)"

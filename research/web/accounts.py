@@ -139,23 +139,28 @@ class ApiTokenForm(forms.Form):
         return name
 
 
+NEW_TOKEN = "account:new-token"  # the session key that carries a new secret to one page
+
+
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The account page. A new token's secret is in the answer to the POST that made it and
-    nowhere else: it is not stored, not put in a message or the session, and the answer may
-    not be cached, so it cannot be shown again."""
-    new_token, secret = None, ""
+    """The account page. A made token is answered with a redirect, so that refreshing the page
+    sends nothing again; its secret rides in the session to the one page after it and is
+    taken out as that page is shown. It is not stored anywhere else, and the page may not be
+    cached, so it cannot be shown again."""
     form = ApiTokenForm(user=request.user)
     if request.method == "POST":
         form = ApiTokenForm(request.POST, user=request.user)
         if form.is_valid():
             try:
                 with transaction.atomic():
-                    new_token, secret = ApiToken.issue(request.user, form.cleaned_data["name"])
+                    token, secret = ApiToken.issue(request.user, form.cleaned_data["name"])
             except IntegrityError:  # the same label, made at the same moment elsewhere
                 form.add_error("name", gettext("You already have a token with this label."))
             else:
-                form = ApiTokenForm(user=request.user)
+                request.session[NEW_TOKEN] = {"id": token.pk, "secret": secret}
+                return redirect("account")
+    new_token, secret = _made_just_now(request)
     endpoint = request.build_absolute_uri("/mcp")
     context = {
         "form": form,
@@ -170,6 +175,15 @@ def account(request: HttpRequest) -> HttpResponse:
     response = render(request, "web/account.html", context, status=400 if form.errors else 200)
     add_never_cache_headers(response)
     return response
+
+
+def _made_just_now(request: HttpRequest) -> tuple[ApiToken | None, str]:
+    """The token made by the POST before this page, once; (None, "") on every other page."""
+    made = request.session.pop(NEW_TOKEN, None) if request.method == "GET" else None
+    if not isinstance(made, dict):
+        return None, ""
+    token = ApiToken.objects.filter(user=request.user, pk=made.get("id")).first()
+    return (token, str(made.get("secret", ""))) if token else (None, "")
 
 
 @login_required

@@ -20,6 +20,7 @@ from research.artifacts import STAGES, Plan
 from research.models import Run
 from research.names import FINISHED
 from research.providers.primary import LABELS as PRIMARY_LABELS
+from research.runs import workers
 from research.sources import label_for
 from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
@@ -454,9 +455,13 @@ def _waiting_for_space(run: Run) -> str:
 
 
 def _waiting_for_worker(run: Run, rows: list[StageRow]) -> bool:
+    """A queued run nothing has taken: said at once when no worker answers now, and after a
+    while when one does (it may be busy, or its queue is not this run's)."""
     if run.status != Run.Status.QUEUED or run.error or any(r.status == "running" for r in rows):
         return False
-    return (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER
+    if (timezone.now() - run.updated).total_seconds() > WORKER_HINT_AFTER:
+        return True
+    return workers.worker_problem() is not None
 
 
 @login_required

@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from research import selectors, services
@@ -46,8 +47,21 @@ def new_question(request: HttpRequest) -> HttpResponse:
         "max_question_chars": MAX_QUESTION_CHARS,
         "max_question_shown": f"{MAX_QUESTION_CHARS:,}",
         "recent": run_rows(selectors.runs_for(request.user)[:5]),
+        "script_text": question_script_text(),
     }
     return render(request, "web/new.html", context)
+
+
+def question_script_text() -> dict[str, str]:
+    """What question.js writes, in the page's language; it fills {n} and {dimensions}."""
+    return {
+        "dimension_name": gettext("Dimension name %(n)s") % {"n": "{n}"},
+        "dimension_weight": gettext("Weight of dimension %(n)s") % {"n": "{n}"},
+        "remove_dimension": gettext("Remove dimension %(n)s") % {"n": "{n}"},
+        "own_rows": gettext("The question names dimensions too; the rows below are used."),
+        "read": gettext("Read from the question: %(dimensions)s. Change them below if you like.")
+        % {"dimensions": "{dimensions}"},
+    }
 
 
 @login_required

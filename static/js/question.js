@@ -6,6 +6,17 @@
   if (!form) return;
   document.documentElement.classList.add("js");
 
+  // What the script writes comes from the page, translated there into its language.
+  var textElement = document.getElementById("question-text");
+  var text = textElement ? JSON.parse(textElement.textContent) : {};
+  function wording(key, fill, fallback) {
+    var template = text[key] || fallback;
+    Object.keys(fill).forEach(function (name) {
+      template = template.split("{" + name + "}").join(fill[name]);
+    });
+    return template;
+  }
+
   // --- character count ---------------------------------------------------------------
   var question = form.querySelector("[data-counter]");
   if (question) {
@@ -36,11 +47,11 @@
     var list = allRows();
     list.forEach(function (row, n) {
       var inputs = row.querySelectorAll("input");
-      inputs[0].setAttribute("aria-label", "Dimension name " + (n + 1));
-      inputs[1].setAttribute("aria-label", "Weight of dimension " + (n + 1));
+      inputs[0].setAttribute("aria-label", wording("dimension_name", { n: n + 1 }, "Dimension name {n}"));
+      inputs[1].setAttribute("aria-label", wording("dimension_weight", { n: n + 1 }, "Weight of dimension {n}"));
       var remove = row.querySelector("[data-remove-row]");
       remove.hidden = list.length < 2;
-      remove.setAttribute("aria-label", "Remove dimension " + (n + 1));
+      remove.setAttribute("aria-label", wording("remove_dimension", { n: n + 1 }, "Remove dimension {n}"));
     });
   }
   function addRow(name, weight) {
@@ -127,7 +138,7 @@
     var problem = (reading.problems || {}).dimensions;
     var own = !prefilled && !Array.prototype.every.call(allRows(), isBlank);
     if (own) {
-      say(dims.length ? "The question names dimensions too; the rows below are used." : "");
+      say(dims.length ? wording("own_rows", {}, "The question names dimensions too; the rows below are used.") : "");
       return;
     }
     if (dims.length) {
@@ -135,9 +146,10 @@
       prefilled = true;
       custom.checked = true;
       sync();
-      say("Read from the question: " + dims.map(function (d) {
-        return d.name + " " + d.percent + "%";
-      }).join(" · ") + ". Change them below if you like.");
+      say(wording("read", {
+        dimensions: dims.map(function (d) { return d.name + " " + d.percent + "%"; })
+          .join(" · ")
+      }, "Read from the question: {dimensions}. Change them below if you like."));
       return;
     }
     if (prefilled) {

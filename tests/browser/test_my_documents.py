@@ -88,3 +88,37 @@ def test_a_question_asked_of_my_documents_cites_them_in_its_report(
     ).to_be_attached()
     assert str(settings.VAR_DIR) not in page.content()
     shot(page, "my-documents-cited")
+
+
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        (
+            "en",
+            "You already had a document named “plan.md”. Both are kept: the new one is "
+            "“plan (2).md”.",
+        ),
+        ("zh-hans", "你已有一个名为“plan.md”的文档。两份都已保留：新的一份是“plan (2).md”。"),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_second_upload_of_the_same_name_keeps_both_and_says_so(
+    page, live_server, django_user_model, settings, tmp_path, language, said
+):
+    settings.VAR_DIR = tmp_path / "var"
+    settings.VAR_DIR.mkdir()
+    django_user_model.objects.create_user("ada", password=PASSWORD)
+    sign_in(page, live_server.url, "ada", PASSWORD)
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/sources/mine/")
+    if language != "en":
+        page.get_by_role("button", name="简体中文").click()
+    chooser = page.locator("#documents")
+    for text in (b"# Plan\n\nFirst.\n", b"# Plan\n\nSecond.\n"):
+        chooser.set_input_files([{"name": "plan.md", "mimeType": "text/markdown", "buffer": text}])
+        page.locator("form.upload-form button[type=submit]").click()
+        expect(page.get_by_role("cell", name="plan.md", exact=True)).to_be_visible()
+
+    expect(page.get_by_role("status")).to_contain_text(said)
+    expect(page.get_by_role("cell", name="plan (2).md", exact=True)).to_be_visible()
+    shot(page, f"my-documents-kept-both-{language}")

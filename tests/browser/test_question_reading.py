@@ -66,3 +66,27 @@ def test_rows_the_person_filled_in_are_never_overwritten(form):
     # The rows started from the preset's, and the first was renamed: all stay as they are.
     assert rows(form)[0] == ("price", "20%")
     assert ("cost", "50%") not in rows(form) and ("risk", "20%") in rows(form)
+
+
+def test_in_chinese_the_form_says_what_it_read_and_names_its_rows_in_chinese(form):
+    form.get_by_role("button", name="简体中文").click()
+    expect(form.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(form.locator("#dimensions")).to_contain_text("会被采用，除非你自己设定")
+    form.locator("#id_question").fill(
+        "Vue、React、Svelte 三选一，考虑学习成本、运行性能，学习成本占 70%"
+    )
+
+    expect(form.locator("[data-reading]")).to_have_text(
+        "从问题中读出：学习成本 70% · 运行性能 30%。如需要，可在下面修改。"
+    )
+    expect(form.get_by_role("textbox", name="维度名称 1")).to_have_value("学习成本")
+    expect(form.get_by_role("textbox", name="维度 2 的权重")).to_have_value("30%")
+    expect(form.get_by_role("button", name="删除维度 1")).to_be_visible()
+    shot(form, "question-reading-zh")
+
+    # Someone who reads no Chinese finds the way back by the language's own name.
+    form.get_by_role("button", name="English", exact=True).click()
+    expect(form.locator("html")).to_have_attribute("lang", "en")
+    form.locator("#id_question").fill("A vs B, weighing cost and risk")
+    expect(form.locator("[data-reading]")).to_contain_text("Read from the question: cost 50%")
+    expect(form.get_by_role("textbox", name="Dimension name 1")).to_have_value("cost")

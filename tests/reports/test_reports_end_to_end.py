@@ -143,7 +143,7 @@ def test_a_page_that_was_read_but_says_nothing_checkable_gives_a_report_without_
     assert store.read_json("round_5_decision.json")["recommendation"]["option"] is None
     summary = section(store.read_text("report.md"), "summary")
     assert "**No recommendation.**" in summary
-    assert "could be verified in the sources read ([1])" in summary
+    assert "The sources read ([1]) do not judge any option on the dimensions asked about" in summary
 
 
 def test_with_every_source_down_there_is_no_recommendation_and_the_report_says_why(testweb):

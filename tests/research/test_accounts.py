@@ -256,7 +256,9 @@ def test_the_account_page_makes_a_token_and_shows_it_only_once(client, ada):
     client.force_login(ada)
     assert "You have no API tokens yet" in client.get(ACCOUNT).content.decode()
 
-    response = client.post(ACCOUNT, {"name": "laptop"})
+    made = client.post(ACCOUNT, {"name": "laptop"})
+    assert made.status_code == 302 and made["Location"] == ACCOUNT
+    response = client.get(ACCOUNT)
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
     page = html.unescape(response.content.decode())
@@ -278,7 +280,8 @@ def test_the_account_page_makes_a_token_and_shows_it_only_once(client, ada):
 
 def test_the_account_page_gives_each_client_its_own_settings(client, ada):
     client.force_login(ada)
-    page = html.unescape(client.post(ACCOUNT, {"name": "laptop"}).content.decode())
+    made = client.post(ACCOUNT, {"name": "laptop"}, follow=True)
+    page = html.unescape(made.content.decode())
     secret = SECRET.search(page).group(0)
     shown = r'class="client-config" aria-label="([^"]+)">.*?<pre>(.*?)</pre>'
     blocks = dict(re.findall(shown, page, re.S))
@@ -307,6 +310,27 @@ def test_the_account_page_gives_each_client_its_own_settings(client, ada):
     assert desktop["args"][:3] == ["-y", "mcp-remote", "http://testserver/mcp"]
     assert "env" not in desktop
     assert "opens your browser here to sign you in" in later
+
+
+def test_refreshing_the_page_after_making_a_token_makes_nothing_again(client, ada):
+    client.force_login(ada)
+    made = client.post(ACCOUNT, {"name": "laptop"}, follow=True)
+    assert made.redirect_chain == [(ACCOUNT, 302)]  # the browser's refresh repeats this GET
+    assert SECRET.search(made.content.decode())
+    refreshed = client.get(ACCOUNT)
+    assert refreshed.status_code == 200
+    page = refreshed.content.decode()
+    assert not SECRET.search(page) and "shown only this once" not in page
+    assert "already have a token" not in page
+    assert ApiToken.objects.filter(user=ada).count() == 1
+
+
+def test_a_new_secret_is_shown_only_to_its_own_account(client, ada):
+    bob = get_user_model().objects.create_user("bob", password=PASSWORD)
+    client.force_login(ada)
+    client.post(ACCOUNT, {"name": "laptop"})  # made, and not yet shown
+    ApiToken.objects.filter(user=ada).update(user=bob)
+    assert not SECRET.search(client.get(ACCOUNT).content.decode())
 
 
 def test_a_second_token_with_the_same_label_is_refused(client, ada):

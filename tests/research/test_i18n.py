@@ -121,7 +121,11 @@ def asked_for() -> list[tuple[str, str]]:
             for m in ASKED.finditer(path.read_text(encoding="utf-8")):
                 found.append((path.name, eval(f"({m.group(1)})")))  # adjacent literals joined
     for path in (root / "templates").rglob("*.html"):
-        found += [(path.name, m.group(1)) for m in TRANSLATED.finditer(path.read_text())]
+        # Django's {% translate %} looks a message up with every % doubled.
+        found += [
+            (path.name, m.group(1).replace("%", "%%"))
+            for m in TRANSLATED.finditer(path.read_text())
+        ]
     return found
 
 

@@ -301,6 +301,26 @@ def test_the_answer_about_workers_is_kept_briefly(monkeypatch, real_worker_check
     assert len(asked) == 2
 
 
+def test_a_worker_that_answered_is_asked_again_next_time(monkeypatch, real_worker_check):
+    # It may have stopped since: only "no worker", which is slow to learn, is kept.
+    answers = [None, worker_check.NO_WORKER]
+    monkeypatch.setattr(worker_check, "_ask", lambda: answers.pop(0))
+    assert worker_check.worker_problem() is None
+    assert worker_check.worker_problem() == worker_check.NO_WORKER
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_run_started_just_after_the_worker_stopped_is_refused(ada, workers, real_worker_check):
+    worker = workers.start()
+    workers.wait_ready(worker)
+    assert worker_check.worker_problem() is None
+    workers.kill(worker)
+    result = call_tool(ada, "start_research", {"question": QUESTION})
+    assert result.content[0].text == "UNAVAILABLE: no worker is running; start it with make run"
+    assert not Run.objects.exists()
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_running_worker_answers_the_check(workers, real_worker_check):

@@ -415,6 +415,46 @@ def test_a_stream_opens_with_a_priming_event_and_the_retry_interval(url, ada):
     assert answer and "id: " in answer[0]  # the answer has an event id to resume after
 
 
+def first_event(lines) -> dict[str, str]:
+    """The fields of the first event of an SSE stream (a comment line, a ping, is no field)."""
+    fields: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if fields:
+                return fields
+            continue
+        if not line.startswith(":"):
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")
+    return fields
+
+
+@pytest.mark.parametrize("version, primed", [("2025-11-25", True), ("2025-06-18", False)])
+def test_the_get_stream_opens_with_a_priming_event_too(url, ada, version, primed):
+    _, secret = ApiToken.issue(ada, "laptop")
+    initialize = {**INITIALIZE, "params": {**INITIALIZE["params"], "protocolVersion": version}}
+    opened = post(url, initialize, secret)
+    in_session = {
+        "Mcp-Session-Id": opened.headers["mcp-session-id"],
+        "Mcp-Protocol-Version": version,
+    }
+    post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, secret, **in_session)
+    headers = {"Authorization": f"Bearer {secret}", "Accept": "text/event-stream", **in_session}
+    # Without a priming event nothing comes for a while: the read gives up and the test fails.
+    with httpx.stream("GET", f"{url}/mcp", headers=headers, timeout=5) as stream:
+        assert stream.status_code == 200
+        if not primed:  # a client before 2025-11-25 cannot read an event without data
+            return
+        event = first_event(stream.iter_lines())
+    assert event["retry"] == "3000" and event["id"] and event.get("data", "") == ""
+
+    # A client whose stream broke picks it up again from that id.
+    resumed = {**headers, "Last-Event-ID": event["id"]}
+    with httpx.stream("GET", f"{url}/mcp", headers=resumed, timeout=5) as again:
+        assert again.status_code == 200
+        assert first_event(again.iter_lines())["id"]
+
+
 @pytest.mark.serial  # it times itself
 def test_a_megabyte_question_is_refused_at_once_in_a_short_answer(url, ada):
     _, secret = ApiToken.issue(ada, "laptop")

@@ -500,3 +500,26 @@ def test_a_finished_run_whose_manifest_was_deleted_is_read_as_before(ada):
     assert index["artifacts"] == before
     assert told.structured_content["status"] == "OK"
     assert told.content[0].text.startswith(report[:2000])
+
+
+def test_the_corrections_of_a_run_nobody_corrected_read_as_an_empty_list(ada, bob):
+    run = make_run(ada)
+    uri = f"research://runs/{run.run_id}/corrections.json"
+
+    async def scenario(client):
+        return (await client.read_resource(uri)).contents[0]
+
+    read = call(ada, scenario)
+    assert json.loads(read.text)["corrections"] == []
+    assert read.mime_type == "application/json"
+    assert read_error(bob, uri).code == INVALID_PARAMS  # someone else's run stays unknown
+
+
+def test_the_presets_a_question_may_name_are_listed_in_the_tools_schema(ada):
+    async def scenario(client):
+        return {t.name: t.input_schema for t in (await client.list_tools()).tools}
+
+    schemas = call(ada, scenario)
+    for tool in ("start_research", "research"):
+        preset = schemas[tool]["properties"]["preset"]
+        assert preset["enum"] == ["", "tech", "procurement", "clinical"], tool

@@ -4,6 +4,7 @@ the header, and a run's own pages in its question's language whatever the browse
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -128,3 +129,28 @@ def test_the_account_page_is_chinese_for_a_chinese_browser(ada_client):
     for words in ("你的账户", "MCP 的 API 令牌", "连接客户端", "创建令牌", "在终端中运行"):
         assert words in page
     assert "Your account" not in page and "Create token" not in page
+
+
+def test_the_dimensions_hint_with_a_percentage_is_chinese_too(ada_client):
+    seen = text_of(ada_client.get("/new/", **CHINESE))
+    assert "会被采用，除非你自己设定。" in seen and "“A 占 40%”" in seen
+    assert "are used unless you set your own" not in seen and "40%%" not in seen
+    english = text_of(ada_client.get("/new/", **ENGLISH))
+    assert "“A 占 40%”) are used unless you set your own." in english
+
+
+def test_each_language_is_offered_in_its_own_name(ada_client):
+    chinese = ada_client.get("/runs/", **CHINESE).content.decode()
+    assert re.search(r'value="en" lang="en"[^>]*>English</button>', chinese)
+    assert "英语" not in chinese
+    english = ada_client.get("/runs/", **ENGLISH).content.decode()
+    assert re.search(r'value="zh-hans" lang="zh-Hans"[^>]*>简体中文</button>', english)
+
+
+def test_the_question_forms_script_is_given_its_words_in_the_pages_language(ada_client):
+    chinese = ada_client.get("/new/", **CHINESE).content.decode()
+    words = json.loads(re.search(r'id="question-text"[^>]*>(.*?)</script>', chinese).group(1))
+    assert words["dimension_name"] == "维度名称 {n}"
+    assert words["read"] == "从问题中读出：{dimensions}。如需要，可在下面修改。"
+    english = ada_client.get("/new/", **ENGLISH).content.decode()
+    assert "Change them below if you like." in english

@@ -215,3 +215,112 @@ def _speaks_chinese(ada_client):
     assert "我的文档" in page and "上传文件" in page
     response = ada_client.post(MINE, {"documents": SimpleUploadedFile("empty.md", b"")}, **chinese)
     assert "empty.md 是空文件。" in errors_of(response)
+
+
+# --- what the page says when a file is not simply added --------------------------------------
+
+NOTE = b"# Notes\n\nQuillsync is fine.\n"
+
+
+def test_a_second_file_of_the_same_name_keeps_both_and_says_so(ada, ada_client):
+    assert upload(ada_client, "notes.md", NOTE).status_code == 302
+    second = ada_client.post(
+        MINE, {"documents": SimpleUploadedFile("notes.md", b"# Newer notes\n")}, follow=True
+    )
+    page = second.content.decode()
+    assert "You already had a document named “notes.md”. Both are kept: the new one is " in page
+    assert "“notes (2).md”" in page
+    assert [d.name for d in uploads.documents(ada)] == ["notes (2).md", "notes.md"]
+    assert (uploads.folder_for(ada) / "notes.md").read_bytes() == NOTE
+    assert (uploads.folder_for(ada) / "notes (2).md").read_bytes() == b"# Newer notes\n"
+    upload(ada_client, "notes.md", b"# Third\n")
+    assert "notes (3).md" in [d.name for d in uploads.documents(ada)]
+
+
+def test_the_same_name_is_said_in_chinese_to_a_chinese_browser(ada, ada_client):
+    upload(ada_client, "笔记.md", NOTE)
+    page = ada_client.post(
+        MINE,
+        {"documents": SimpleUploadedFile("笔记.md", b"# Newer\n")},
+        HTTP_ACCEPT_LANGUAGE="zh-Hans",
+        follow=True,
+    ).content.decode()
+    assert "你已有一个名为“笔记.md”的文档。两份都已保留：新的一份是“笔记 (2).md”。" in page
+
+
+def raw_upload(client, file_name: bytes, data: bytes = NOTE, **extra):
+    """A file sent the way a client sends a name it does not encode as UTF-8."""
+    body = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="documents"; filename="'
+        + file_name
+        + b'"\r\nContent-Type: text/markdown\r\n\r\n'
+        + data
+        + b"\r\n--XyZ--\r\n"
+    )
+    return client.generic(
+        "POST", MINE, body, content_type="multipart/form-data; boundary=XyZ", **extra
+    )
+
+
+def test_a_file_whose_name_cannot_be_read_is_refused_saying_so_and_how_to_fix_it(ada, ada_client):
+    response = raw_upload(ada_client, b"caf\xe9 notes.md")  # Latin-1, not UTF-8
+    assert response.status_code == 400
+    said = errors_of(response)
+    assert "The name of a file you chose could not be read (it is not in UTF-8)" in said
+    assert "Rename it with ordinary letters and digits" in said
+    assert "Choose a file to upload" not in said
+    assert uploads.documents(ada) == []
+    chinese = raw_upload(ada_client, b"caf\xe9.md", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert "文件名无法读取（不是 UTF-8 编码）" in errors_of(chinese)
+
+
+def test_a_readable_name_sent_the_same_way_is_stored(ada, ada_client):
+    assert raw_upload(ada_client, "café notes.md".encode()).status_code == 302
+    assert [d.name for d in uploads.documents(ada)] == ["café notes.md"]
+
+
+def test_the_form_still_needs_its_csrf_token(ada):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ada)
+    assert upload(client, "notes.md", NOTE).status_code == 403
+    assert uploads.documents(ada) == []
+
+
+MEETUP = (
+    b"# Meetup notes\n\nQuillsync, Loamdb and Tessera were all discussed at the meetup on "
+    b"Tuesday. The room was full and the coffee ran out early.\n"
+)
+
+
+def test_a_run_over_documents_that_judge_nothing_says_what_was_and_was_not_found(
+    ada, ada_client, started
+):
+    assert upload(ada_client, "meetup.md", MEETUP).status_code == 302
+    response = ada_client.post(reverse("web:new"), {"question": QUESTION, "sources": ["mine"]})
+    run_id = response.url.rstrip("/").rsplit("/", 1)[-1]
+    drive(run_id)
+    report = store_for(run_id).read_text("report.md")
+    assert "could be verified" not in report and "verified claim" not in report
+    assert (
+        "Found in the sources read ([1]): 1 passage worth noting. Not found: a passage that "
+        "names an option and judges it on one of the dimensions" in report
+    )
+    assert "This does not say the sources are wrong" in report
+    assert "The sources read ([1]) do not judge any option on the dimensions asked about" in report
+
+
+def test_in_chinese_a_run_over_documents_that_judge_nothing_does_not_blame_them(
+    ada, ada_client, started
+):
+    meetup = "# 聚会记录\n\n周二的聚会上讨论了青鸟流程、河图引擎和星轨调度。会场坐满了人。\n"
+    upload(ada_client, "聚会.md", meetup.encode())
+    question = "青鸟流程、河图引擎、星轨调度三选一，哪个更适合我们的审批系统？"
+    response = ada_client.post(reverse("web:new"), {"question": question, "sources": ["mine"]})
+    run_id = response.url.rstrip("/").rsplit("/", 1)[-1]
+    drive(run_id)
+    report = store_for(run_id).read_text("report.md")
+    assert "没有可以核实的主张" not in report and "得到核实" not in report
+    assert "这并不说明来源有误" in report
+    assert "没有就所问的维度评价任何选项，因此不作推荐。" in report
