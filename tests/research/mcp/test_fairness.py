@@ -1,0 +1,103 @@
+"""One user's heavy tool calls do not slow anyone else: the real ASGI app under uvicorn on
+127.0.0.1, with one user's text work running while another user opens the sign-in page."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+
+import anyio
+import httpx
+import pytest
+
+from research.mcp.fairness import IN_FLIGHT
+from research.models import ApiToken
+from tests.processes import ThreadedServer, wait_until
+from tests.research.mcp.test_http import client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SENTENCE = (
+    "Quillsync is released under the MIT licence and costs nothing to run. Loamdb had forty "
+    "commits last month, so its maintenance is active. "
+)
+
+
+def page_of(chars: int) -> str:
+    return (SENTENCE * (chars // len(SENTENCE) + 1))[:chars]
+
+
+@pytest.fixture
+def url() -> Iterator[str]:
+    from research.asgi import application
+
+    server = ThreadedServer(application, lifespan="on")
+    yield server.start()
+    server.stop()
+
+
+def key_points_call(text: str) -> dict:
+    return {"text": text, "options": ["Quillsync", "Loamdb"], "dimensions": ["cost"]}
+
+
+class Load:
+    """`calls` extract_key_points calls at once from one token, in a thread of their own."""
+
+    def __init__(self, url: str, secret: str, calls: int, chars: int) -> None:
+        self.results: list = []
+        self.started = self.finished = 0.0
+        self.thread = threading.Thread(
+            target=anyio.run, args=(self._run, url, secret, calls, chars)
+        )
+
+    async def _run(self, url: str, secret: str, calls: int, chars: int) -> None:
+        async with client(url, secret) as session:
+            self.started = time.monotonic()
+
+            async def one(n: int) -> None:
+                text = page_of(chars - n)  # each its own text
+                self.results.append(
+                    await session.call_tool("extract_key_points", key_points_call(text))
+                )
+
+            async with anyio.create_task_group() as group:
+                for n in range(calls):
+                    group.start_soon(one, n)
+        self.finished = time.monotonic()
+
+    def __enter__(self) -> Load:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.thread.join(120)
+
+
+def sign_in_page_seconds(url: str, samples: int) -> list[float]:
+    seconds = []
+    with httpx.Client(base_url=url, timeout=30) as browser:
+        for _ in range(samples):
+            start = time.perf_counter()
+            response = browser.get("/accounts/login/")
+            seconds.append(time.perf_counter() - start)
+            assert response.status_code == 200
+    return seconds
+
+
+@pytest.mark.serial  # it times itself
+def test_the_sign_in_page_stays_quick_while_another_user_runs_ten_heavy_calls(url, ada, settings):
+    settings.MCP_USER_CONCURRENCY = 10  # all ten run: what is measured is how they run
+    _, secret = ApiToken.issue(ada, "laptop")
+    idle = sign_in_page_seconds(url, 3)
+    with Load(url, secret, calls=10, chars=100_000) as load:
+        wait_until(lambda: IN_FLIGHT.running(ada.pk) == 10, 20, "the ten calls to be running")
+        loaded = sign_in_page_seconds(url, 8)
+        measured_by = time.monotonic()
+    print(
+        f"\nidle {statistics.median(idle):.3f}s loaded median {statistics.median(loaded):.3f}s worst {max(loaded):.3f}s; load took {load.finished - load.started:.1f}s"
+    )
+    assert load.finished > measured_by  # the page was timed while the calls ran
+    assert len(load.results) == 10 and not any(r.is_error for r in load.results)
+    assert max(loaded) < 0.5
