@@ -215,3 +215,31 @@ def _speaks_chinese(ada_client):
     assert "我的文档" in page and "上传文件" in page
     response = ada_client.post(MINE, {"documents": SimpleUploadedFile("empty.md", b"")}, **chinese)
     assert "empty.md 是空文件。" in errors_of(response)
+
+
+def test_past_the_count_cap_a_document_is_refused_but_one_can_still_be_replaced(
+    ada, ada_client, settings
+):
+    settings.UPLOADS_PER_USER = 2
+    for name in ("a.md", "b.md"):
+        assert upload(ada_client, name, b"# Quillsync\n\nMIT licence.\n").status_code == 302
+    refused = upload(ada_client, "c.md", b"# Loamdb\n\nApache licence.\n")
+    assert refused.status_code == 400
+    assert "You keep 2 documents, the most you may: delete one to add c.md." in errors_of(refused)
+    assert [d.name for d in uploads.documents(ada)] == ["a.md", "b.md"]
+    replaced = upload(ada_client, "a.md", b"# Quillsync\n\nNow under the GPL.\n")
+    assert replaced.status_code == 302
+    assert b"GPL" in (uploads.folder_for(ada) / "a.md").read_bytes()
+
+
+def test_past_the_byte_cap_a_document_is_refused_with_the_room_left(
+    ada, ada_client, bob, bob_client, settings
+):
+    settings.UPLOAD_BYTES_PER_USER = 2048
+    assert upload(ada_client, "a.md", b"# Quillsync\n\n" + b"a" * 1500).status_code == 302
+    refused = upload(ada_client, "b.md", b"# Loamdb\n\n" + b"b" * 1500)
+    assert refused.status_code == 400
+    assert "your documents may take 2,048 bytes in all and 535 are free" in errors_of(refused)
+    assert [d.name for d in uploads.documents(ada)] == ["a.md"]
+    # The cap is each user's own.
+    assert upload(bob_client, "b.md", b"# Loamdb\n\n" + b"b" * 1500).status_code == 302
