@@ -1,5 +1,5 @@
-"""CPU-heavy text work (a page's key points, a page's main text, judging candidates, reading
-a question as it is typed) in a few processes of its own, off the web server's process.
+"""CPU-heavy text work (a page's key points, a page's main text, judging candidates that a
+client sent) in a few processes of its own, off the web server's process.
 
 The web server is one process: an event loop that answers every user, and the threads that
 run Django's views and the MCP tools. Pure-Python work in a thread still holds the GIL, so
@@ -7,7 +7,9 @@ ten long readings in threads slowed everyone's pages from milliseconds to second
 work runs in HEAVY_PROCESSES processes started from a fresh interpreter (spawn, never forked
 from a process running threads) on first use, at a lower CPU priority than the web's own;
 the calling thread waits on the answer without holding the GIL. With HEAVY_PROCESSES=0, or
-should the pool break, the work runs in the calling thread as before.
+for RESTART_PAUSE after a process of the pool ended unasked, the work runs in the calling
+thread as before. The first call waits for the processes to start (a second or two, Django
+and the reading code imported once).
 
 What is sent must be picklable and the function importable by name; it should not need the
 database (the processes set Django up with the process's settings module, not the settings
@@ -21,6 +23,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -36,8 +39,14 @@ R = TypeVar("R")
 
 NICENESS = 5  # how much lower the heavy processes' priority is than the web's
 
+# After a process of the pool ends unasked, the work runs here for this long: a pool that
+# cannot start (a broken install, a main module that starts a server on import) must not
+# cost every call a start and a wait.
+RESTART_PAUSE = 30.0
+
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_paused_until = 0.0
 
 
 def call(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -75,6 +84,8 @@ def _get_pool() -> ProcessPoolExecutor | None:
         return None
     with _lock:
         if _pool is None:
+            if time.monotonic() < _paused_until:
+                return None
             _pool = ProcessPoolExecutor(
                 max_workers=wanted,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -85,10 +96,11 @@ def _get_pool() -> ProcessPoolExecutor | None:
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
-    global _pool
+    global _pool, _paused_until
     with _lock:
         if _pool is pool:
             _pool = None
+            _paused_until = time.monotonic() + RESTART_PAUSE
     pool.shutdown(wait=False, cancel_futures=True)
 
 

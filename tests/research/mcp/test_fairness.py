@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from collections.abc import Iterator
 
 import anyio
-import httpx
 import pytest
 from asgiref.sync import async_to_sync
 from mcp import Client
@@ -18,17 +16,8 @@ from research.mcp import build_server
 from research.mcp.fairness import IN_FLIGHT
 from research.models import ApiToken
 from tests.processes import ThreadedServer, wait_until
-from tests.research.mcp.test_http import client
 from tests.testweb import Route
-
-SENTENCE = (
-    "Quillsync is released under the MIT licence and costs nothing to run. Loamdb had forty "
-    "commits last month, so its maintenance is active. "
-)
-
-
-def page_of(chars: int) -> str:
-    return (SENTENCE * (chars // len(SENTENCE) + 1))[:chars]
+from tools.bench.fairness import SENTENCE, Load, key_points_call, page_seconds
 
 
 @pytest.fixture
@@ -40,69 +29,16 @@ def url() -> Iterator[str]:
     server.stop()
 
 
-def key_points_call(text: str) -> dict:
-    return {"text": text, "options": ["Quillsync", "Loamdb"], "dimensions": ["cost"]}
-
-
-class Load:
-    """`calls` extract_key_points calls at once from one token, in a thread of their own."""
-
-    def __init__(self, url: str, secret: str, calls: int, chars: int) -> None:
-        self.results: list = []
-        self.started = self.finished = 0.0
-        self.thread = threading.Thread(
-            target=anyio.run, args=(self._run, url, secret, calls, chars)
-        )
-
-    async def _run(self, url: str, secret: str, calls: int, chars: int) -> None:
-        async with client(url, secret) as session:
-            self.started = time.monotonic()
-
-            async def one(n: int) -> None:
-                text = page_of(chars - n)  # each its own text
-                self.results.append(
-                    await session.call_tool("extract_key_points", key_points_call(text))
-                )
-
-            async with anyio.create_task_group() as group:
-                for n in range(calls):
-                    group.start_soon(one, n)
-        self.finished = time.monotonic()
-
-    def __enter__(self) -> Load:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.thread.join(120)
-
-
-def sign_in_page_seconds(url: str, samples: int) -> list[float]:
-    seconds = []
-    with httpx.Client(base_url=url, timeout=30) as browser:
-        for _ in range(samples):
-            start = time.perf_counter()
-            response = browser.get("/accounts/login/")
-            seconds.append(time.perf_counter() - start)
-            assert response.status_code == 200
-    return seconds
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.serial  # it times itself
 def test_the_sign_in_page_stays_quick_while_another_user_runs_ten_heavy_calls(url, ada, settings):
     settings.MCP_USER_CONCURRENCY = 10  # all ten run: what is measured is how they run
     _, secret = ApiToken.issue(ada, "laptop")
-    idle = sign_in_page_seconds(url, 3)
+    page_seconds(url, 2)  # the first requests set things up
     with Load(url, secret, calls=10, chars=100_000) as load:
         wait_until(lambda: IN_FLIGHT.running(ada.pk) == 10, 20, "the ten calls to be running")
-        loaded = sign_in_page_seconds(url, 8)
+        loaded = page_seconds(url, 8)
         measured_by = time.monotonic()
-    took = load.finished - load.started
-    print(
-        f"\nsign-in page: idle {statistics.median(idle):.3f} s; under load median "
-        f"{statistics.median(loaded):.3f} s, worst {max(loaded):.3f} s; the load took {took:.1f} s"
-    )
     assert load.finished > measured_by  # the page was timed while the calls ran
     assert len(load.results) == 10 and not any(r.is_error for r in load.results)
     assert max(loaded) < 0.5
