@@ -19,8 +19,10 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from research import diskspace
 from research.artifacts import STAGES, Correction, Question, SavedDecision
@@ -288,7 +290,17 @@ def save_weights(run: Run, weights: Mapping[str, Any], by: str) -> SavedDecision
         raise WeightsInvalid("The run has not finished: it can be re-weighted once it has.")
     store = store_for(run.run_id)
     names = [d.name for d in readers.plan(store).dimensions]
-    return redecide.save_with_weights(store, checked_weights(weights, names), by)
+    checked = checked_weights(weights, names)
+    most = settings.SAVED_DECISIONS_PER_RUN
+    if redecide.saved_count(store) >= most:
+        raise WeightsInvalid(
+            gettext(
+                "This run already keeps %(most)s saved decisions, the most one run may keep: "
+                "nothing was saved. Compare the ones saved, or ask the question again."
+            )
+            % {"most": f"{most:,}"}
+        )
+    return redecide.save_with_weights(store, checked, by)
 
 
 def checked_weights(weights: Mapping[str, Any], names: list[str]) -> dict[str, float]:
@@ -347,6 +359,15 @@ def correct(
     _check_target(target, target_id, kind, check)
     if any(c.target_id == target_id for c in readers.corrections(store).active()):
         raise CorrectionInvalid(f"{target_id} is corrected already: undo that correction first.")
+    most = settings.CORRECTIONS_PER_RUN
+    if len(readers.corrections(store).corrections) >= most:
+        raise CorrectionInvalid(
+            gettext(
+                "This run already has %(most)s corrections, the most one run may keep: "
+                "nothing was changed."
+            )
+            % {"most": f"{most:,}"}
+        )
     correction = Correction(
         id=redecide.next_correction_id(store),
         target=target,  # type: ignore[arg-type]

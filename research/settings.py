@@ -189,6 +189,18 @@ WEB_HOST = env_str("WEB_HOST", "127.0.0.1")
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS")
 # Tool calls allowed per API token in any 60 seconds; past that, 429 with RATE_LIMITED.
 MCP_RATE_LIMIT = env_int("MCP_RATE_LIMIT", 60, minimum=1)
+# Heavy tool calls (reading, extracting, filtering, assessing, re-weighing) one user may have
+# running at once; one more is refused with BUSY, so one user cannot take the server's CPU.
+MCP_USER_CONCURRENCY = env_int("MCP_USER_CONCURRENCY", 2, minimum=1)
+# Processes of the web server's own for CPU-heavy text work (research.offload), started on
+# first use, so a long reading never slows another user's pages; 0 runs it in threads.
+HEAVY_PROCESSES = env_int("HEAVY_PROCESSES", max(1, min(2, (os.cpu_count() or 1) - 1)), minimum=0)
+# What one user may store: decisions saved with other weights and corrections, per run; and
+# their own documents (My documents), by count and by bytes in all.
+SAVED_DECISIONS_PER_RUN = env_int("SAVED_DECISIONS_PER_RUN", 50, minimum=1)
+CORRECTIONS_PER_RUN = env_int("CORRECTIONS_PER_RUN", 200, minimum=1)
+UPLOADS_PER_USER = env_int("UPLOADS_PER_USER", 200, minimum=1)
+UPLOAD_BYTES_PER_USER = env_int("UPLOAD_BYTES_PER_USER", 200_000_000, minimum=1024)
 
 # Signing in from an MCP client (research/oauth): Verdict is the OAuth authorization server
 # for its own /mcp, with django-oauth-toolkit. Authorization code with PKCE (S256) only,

@@ -122,11 +122,38 @@ def check_body(name: str, data: bytes) -> None:
         raise UploadRefused(_wrong_type(name))
 
 
+def check_room(user, name: str, size: int, replacing: bool = False) -> None:
+    """Refuse a document that would take the user past UPLOADS_PER_USER documents or
+    UPLOAD_BYTES_PER_USER bytes; one that replaces a document of the same name counts only
+    the difference."""
+    others = [d for d in documents(user) if not (replacing and d.name == name)]
+    most = settings.UPLOADS_PER_USER
+    if len(others) >= most:
+        raise UploadRefused(
+            gettext("You keep %(most)s documents, the most you may: delete one to add %(name)s.")
+            % {"most": f"{most:,}", "name": name}
+        )
+    room = settings.UPLOAD_BYTES_PER_USER - sum(d.size for d in others)
+    if size > room:
+        raise UploadRefused(
+            gettext(
+                "%(name)s does not fit: your documents may take %(limit)s bytes in all and "
+                "%(room)s are free. Delete some to make room."
+            )
+            % {
+                "name": name,
+                "limit": f"{settings.UPLOAD_BYTES_PER_USER:,}",
+                "room": f"{max(0, room):,}",
+            }
+        )
+
+
 def save(user, raw_name: str | bytes, data: bytes, *, replace: bool = False) -> StoredDocument:
     """Store one uploaded document. One of the same name is kept: the new one takes the next
     free name ("notes (2).md") and says so in `asked_for`, unless `replace` is set."""
     name = clean_name(raw_name)
     check_body(name, data)
+    check_room(user, name, len(data), replacing=replace)
     folder = folder_for(user)
     folder.mkdir(parents=True, exist_ok=True)
     partial = folder / f".{name}.part"

@@ -8,7 +8,8 @@ from typing import Annotated
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from research import bounds, selectors, services
 from research.mcp.arguments import Name, RunId
@@ -27,8 +28,17 @@ from research.names import DECISION, REPORT, saved_artifact
 from research.outcomes import Outcome
 from research.store import ArtifactDamaged, StoreError, readers, store_for
 
+
+def _not_true_or_false(value: object) -> object:
+    # JSON true would otherwise be read as the weight 1.
+    if isinstance(value, bool):
+        raise PydanticCustomError("float_type", "Input should be a valid number")
+    return value
+
+
+Weight = Annotated[float, BeforeValidator(_not_true_or_false)]
 Weights = Annotated[
-    dict[Name, float],
+    dict[Name, Weight],
     Field(
         max_length=bounds.NAMES,
         description="The new weight of each dimension, by the dimension's name as the run has "

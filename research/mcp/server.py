@@ -8,7 +8,8 @@ so each handler hands its work to `sync_to_async`.
 The parts: resources (the runs and their artifacts), run_tools (start, follow and read a
 run), tools (the stage tools, a module per tool), gating (which tools a session is shown,
 and the change notifications it asked for), completions (argument values), prompts (one
-per stage), levels (which of the tools' log lines a session is sent).
+per stage), levels (which of the tools' log lines a session is sent), fairness (how many
+heavy calls a user may have running).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.conf import settings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
-from research.mcp import gating
+from research.mcp import fairness, gating
 from research.mcp.arguments import harden
 from research.mcp.completions import register_completions
 from research.mcp.levels import install_logging
@@ -69,4 +70,5 @@ def build_server(user) -> MCPServer:
     register_completions(server, user)
     register_prompts(server)
     harden(server)
+    fairness.install(server, user)
     return server

@@ -49,6 +49,12 @@ def save_with_weights(store: RunStore, weights: dict[str, float], by: str) -> Sa
     return about
 
 
+def saved_count(store: RunStore) -> int:
+    """How many decisions the run keeps saved, counted by name without reading them."""
+    prefix, suffix = f"{SAVED_DIR}/", f"-{SAVED_ABOUT}"
+    return sum(1 for n in store.artifact_names() if n.startswith(prefix) and n.endswith(suffix))
+
+
 def saved(store: RunStore) -> list[SavedDecision]:
     """The run's saved decisions, first saved first; one whose files are damaged is left out."""
     found = []

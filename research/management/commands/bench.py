@@ -93,6 +93,12 @@ class Command(BaseCommand):
             help="instead: time reading hostile questions at each multiple of the longest "
             "question allowed (default 1 4 16)",
         )
+        parser.add_argument(
+            "--fairness",
+            action="store_true",
+            help="instead: time the sign-in page while another user makes ten heavy MCP "
+            "calls at once, with the text work in threads and then in processes",
+        )
         parser.add_argument("--pages", type=int, default=8)
         parser.add_argument("--latency", type=float, default=0.3, help="seconds per page")
         parser.add_argument(
@@ -141,6 +147,11 @@ class Command(BaseCommand):
             if min(multiples) < 1:
                 raise CommandError("--questions needs multiples of 1 or more")
             QuestionReadingBench(self.stdout.write).run(multiples)
+            return
+        if opts["fairness"]:
+            from tools.bench.fairness import FairnessBench
+
+            FairnessBench(self.stdout.write).run()
             return
         if opts["llm"]:
             from tools.bench.model_tokens import bench_tokens

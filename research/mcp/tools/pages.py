@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from mcp_types import CallToolResult
 
+from research import offload
 from research.mcp.common import (
     INVALID,
     NOT_READY,
@@ -49,7 +50,8 @@ def fetch_page(
         if fetched.outcome is Outcome.NO_HIT:
             return result  # the server answered: there is no such page
         return failed(result, f"{fetched.outcome}: {result.message}")
-    page = extract_page(
+    page = offload.call(
+        extract_page,
         fetched.body,
         fetched.content_type,
         fetched.final_url or url,

@@ -1,5 +1,6 @@
 """Registers the five stage tools on a server acting for one user: names, descriptions,
-argument schemas (from type hints) and annotations; each hands its work to a thread."""
+argument schemas (from type hints) and annotations; each hands its work to a thread, and the
+text work to research.offload's processes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from research import bounds
+from research import bounds, offload
 from research.mcp.arguments import Names, RunId, StartIndex
 from research.mcp.common import (
     INVALID,
@@ -146,7 +147,7 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
                 FilterResult(status=INVALID), "Give either run_id or candidates (not both)."
             )
         if candidates:
-            return await anyio.to_thread.run_sync(
+            return await offload.run(
                 filter_given, candidates, question, options or [], dimensions or [], max_kept
             )
         return await sync_to_async(filter_run)(user, run_id.strip(), max_kept)
@@ -232,7 +233,7 @@ def register_stage_tools(server: MCPServer, user, reporter: Callable[[Context], 
             message = "Give either run_id with source_id, or text with options (not both)."
             return invalid(KeyPoints(status=INVALID), message)
         if text:
-            return await anyio.to_thread.run_sync(
+            return await offload.run(
                 key_points_of_text, text, options or [], dimensions or [], limit
             )
         return await sync_to_async(key_points_of_source)(user, run_id.strip(), source_id.strip())

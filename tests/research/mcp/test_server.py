@@ -14,7 +14,7 @@ from research import services
 from research.artifacts import Question
 from research.mcp.prompts import PROMPTS
 from research.models import Run
-from research.runs import tasks
+from research.runs import redecide, tasks
 from research.store import readers, store_for
 from tests.decisions.builders import saas_run
 from tests.research.mcp.clients import call, call_tool
@@ -466,6 +466,30 @@ def test_rescore_run_refuses_weights_it_cannot_decide_with(decided, ada):
     result = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": {"nonsense": 1}})
     assert result.is_error and result.structured_content["status"] == "INVALID"
     assert "is not a dimension of this run" in result.content[0].text
+
+
+def test_rescore_run_refuses_true_as_a_weight(decided, ada):
+    run = decided
+    dims = [d.name for d in readers.plan(store_for(run.run_id)).dimensions]
+    weights = {name: (True if n == 0 else 1) for n, name in enumerate(dims)}
+    result = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": weights})
+    assert result.is_error and result.structured_content["status"] == "INVALID_ARGUMENT"
+    assert result.structured_content["errors"] == {f"weights.{dims[0]}": ["must be a number"]}
+    assert redecide.saved_count(store_for(run.run_id)) == 0
+
+
+def test_rescore_run_past_the_cap_saves_nothing_and_says_so(decided, ada, settings):
+    settings.SAVED_DECISIONS_PER_RUN = 1
+    run = decided
+    weights = {d.name: 1 for d in readers.plan(store_for(run.run_id)).dimensions}
+    first = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": weights})
+    second = call_tool(ada, "rescore_run", {"run_id": run.run_id, "weights": weights})
+    assert not first.is_error
+    assert second.is_error and second.structured_content["status"] == "INVALID"
+    assert second.content[0].text.startswith(
+        "This run already keeps 1 saved decisions, the most one run may keep: nothing was saved."
+    )
+    assert redecide.saved_count(store_for(run.run_id)) == 1
 
 
 def test_get_run_status_says_why_nothing_was_recommended(ada):

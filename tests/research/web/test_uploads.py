@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from research import services, uploads
+from research import services, sources, uploads
 from research.questions import QuestionInvalid, Submission, clean_question
 from research.store import store_for
 from tests.runs import CORPUS_EN, drive
@@ -145,14 +145,17 @@ def test_another_user_cannot_name_them_through_the_service_or_a_raw_path(adas_do
     with pytest.raises(QuestionInvalid):
         services.submit_question(bob, Submission(QUESTION, sources=[raw]), enqueue=False)
     run = services.submit_question(ada, Submission(QUESTION, sources=["mine"]), enqueue=False)
-    assert run.sources == [raw]
+    # Recorded by name: the folder is looked up for the run's owner only when it reads.
+    assert run.sources == ["local://mine"]
+    assert sources.real_spec("local://mine", ada) == raw
 
 
 def test_the_cli_resolves_mine_for_the_named_user_only(adas_document, ada, bob, runs_dir):
     with pytest.raises(CommandError, match="mine"):
         call_command("research", QUESTION, "--source", "mine", "--user", "bob", "--queue")
     question = clean_question(Submission(QUESTION, sources=["mine"]), True, owner=ada)
-    assert question.sources == [f"local:{uploads.folder_for(ada)}"]
+    assert question.sources == ["local://mine"]
+    assert sources.real_spec("local://mine", ada) == f"local:{uploads.folder_for(ada)}"
 
 
 def test_the_owner_can_delete_a_document(adas_document, ada, ada_client):
@@ -324,3 +327,32 @@ def test_in_chinese_a_run_over_documents_that_judge_nothing_does_not_blame_them(
     assert "没有可以核实的主张" not in report and "得到核实" not in report
     assert "这并不说明来源有误" in report
     assert "没有就所问的维度评价任何选项，因此不作推荐。" in report
+
+
+def test_past_the_count_cap_a_document_is_refused_even_under_a_name_already_kept(
+    ada, ada_client, settings
+):
+    settings.UPLOADS_PER_USER = 2
+    for name in ("a.md", "b.md"):
+        assert upload(ada_client, name, b"# Quillsync\n\nMIT licence.\n").status_code == 302
+    refused = upload(ada_client, "c.md", b"# Loamdb\n\nApache licence.\n")
+    assert refused.status_code == 400
+    assert "You keep 2 documents, the most you may: delete one to add c.md." in errors_of(refused)
+    # Both files of one name are kept, so a second a.md would be a third document.
+    again = upload(ada_client, "a.md", b"# Quillsync\n\nNow under the GPL.\n")
+    assert again.status_code == 400
+    assert [d.name for d in uploads.documents(ada)] == ["a.md", "b.md"]
+    assert b"MIT" in (uploads.folder_for(ada) / "a.md").read_bytes()
+
+
+def test_past_the_byte_cap_a_document_is_refused_with_the_room_left(
+    ada, ada_client, bob, bob_client, settings
+):
+    settings.UPLOAD_BYTES_PER_USER = 2048
+    assert upload(ada_client, "a.md", b"# Quillsync\n\n" + b"a" * 1500).status_code == 302
+    refused = upload(ada_client, "b.md", b"# Loamdb\n\n" + b"b" * 1500)
+    assert refused.status_code == 400
+    assert "your documents may take 2,048 bytes in all and 535 are free" in errors_of(refused)
+    assert [d.name for d in uploads.documents(ada)] == ["a.md"]
+    # The cap is each user's own.
+    assert upload(bob_client, "b.md", b"# Loamdb\n\n" + b"b" * 1500).status_code == 302

@@ -204,3 +204,19 @@ def test_the_evidence_viewer_offers_the_same_correction_and_shows_it(install, ad
 
     page = ada_client.get(viewer).text
     assert f'data-corrected="{claim_id}"' in page and "corrected by ada: wrong option" in page
+
+
+def test_past_the_cap_a_correction_is_refused_and_nothing_changes(install, ada_client, settings):
+    settings.CORRECTIONS_PER_RUN = 1
+    run = install("en")
+    store = store_for(run.run_id)
+    first, second = [c.id for c in readers.crosscheck(store).claims[:2]]
+    mark(ada_client, run.run_id, target_id=first)
+    decided = store.read_bytes("round_5_decision.json")
+
+    response = mark(ada_client, run.run_id, target_id=second)
+
+    page = ada_client.get(response["Location"]).text
+    assert "This run already has 1 corrections, the most one run may keep" in page
+    assert [c.target_id for c in readers.corrections(store).corrections] == [first]
+    assert store.read_bytes("round_5_decision.json") == decided
