@@ -23,6 +23,7 @@ class RunView:
     decision: Decision
     crosscheck: Crosscheck
     notes: Notes
+    question: str = ""
 
 
 @dataclass
@@ -46,13 +47,37 @@ class Comparison:
     sources_gone: list[str]
     contradictions_new: list[str]
     contradictions_settled: list[str]
+    questions: tuple[str, str] = ("", "")
 
     @property
     def recommendation_changed(self) -> bool:
         return self.recommendation[0] != self.recommendation[1]
 
+    @property
+    def same_question(self) -> bool:
+        """Whether both runs asked one question (spacing and case aside): only then does
+        what changed say how the evidence moved."""
+        return same_question_key(self.questions[0]) == same_question_key(self.questions[1])
+
+    @property
+    def warning(self) -> str:
+        if self.same_question:
+            return ""
+        return gettext(
+            "These two runs asked different questions, so what changed between them is not how "
+            "the evidence on one question moved."
+        )
+
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "recommendation_changed": self.recommendation_changed}
+        return {
+            **asdict(self),
+            "recommendation_changed": self.recommendation_changed,
+            "same_question": self.same_question,
+        }
+
+
+def same_question_key(question: str) -> str:
+    return " ".join(question.split()).casefold()
 
 
 def compare(before: RunView, after: RunView, moved: float = MOVED) -> Comparison:
@@ -70,6 +95,7 @@ def compare(before: RunView, after: RunView, moved: float = MOVED) -> Comparison
         sources_gone=sorted(urls_a - urls_b),
         contradictions_new=sorted(x_b - x_a),
         contradictions_settled=sorted(x_a - x_b),
+        questions=(before.question, after.question),
     )
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, gettext_lazy
 
-from decisions.compare import Comparison, RunView, compare
+from decisions.compare import Comparison, RunView, compare, same_question_key
 from decisions.searches import Searches, searches
 from research.artifacts import STAGES, Decision, SavedDecision
 from research.models import Reask, Run, StageRun
@@ -401,12 +401,12 @@ def comparison(before: Run, after: Run) -> Comparison:
 def _run_view(run: Run) -> RunView:
     store = store_for(run.run_id)
     return RunView(
-        run.run_id, readers.decision(store), readers.crosscheck(store), readers.notes(store)
+        run.run_id,
+        readers.decision(store),
+        readers.crosscheck(store),
+        readers.notes(store),
+        run.question,
     )
-
-
-def same_question_key(question: str) -> str:
-    return " ".join(question.split()).casefold()
 
 
 def asked_before(user, runs: list[Run]) -> dict[str, tuple[Run | None, int]]:

@@ -793,6 +793,7 @@ WEB: dict[str, str] = {
     "whatif_weight": gettext_noop("Weight of {dimension}"),
     "whatif_changed": gettext_noop("The ranking changed: {option} now leads."),
     "whatif_unchanged": gettext_noop("The ranking is the one decided."),
+    "whatif_reordered": gettext_noop("{option} still leads; the order below it changed."),
     "whatif_no_weight": gettext_noop("Each weight must be above 0."),
     "whatif_to_win": gettext_noop(
         "{option} would overtake {over} if the weight of {dimension} went from {from} to {to}, "

@@ -3,6 +3,7 @@ weights save it, and say what it came to; compare_runs: what changed between two
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated
 
 from asgiref.sync import sync_to_async
@@ -11,6 +12,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
+from decisions.compare import Comparison
 from research import bounds, selectors, services
 from research.mcp.arguments import Name, RunId
 from research.mcp.common import (
@@ -24,6 +26,7 @@ from research.mcp.common import (
     failed,
     owned_run,
 )
+from research.models import Run
 from research.names import DECISION, REPORT, saved_artifact
 from research.outcomes import Outcome
 from research.store import ArtifactDamaged, StoreError, readers, store_for
@@ -142,15 +145,50 @@ OtherRunId = Annotated[
 ]
 
 
+class OptionTotal(BaseModel):
+    option: str
+    before: float | None = Field(description="its weighted total in run_id; null: no evidence")
+    after: float | None = Field(description="its weighted total in other_run_id")
+
+
+class CellMoved(BaseModel):
+    option: str
+    dimension: str
+    before: float | None = Field(description="the cell's score in run_id; null: no evidence")
+    after: float | None = Field(description="the cell's score in other_run_id")
+    why: list[str] = Field(description="claims found or no longer found, contradictions")
+
+
+class RunComparison(BaseModel):
+    """What changed from run_id (before) to other_run_id (after), field by field."""
+
+    same_question: bool = Field(
+        description="false when the two runs asked different questions: then `warning` says "
+        "so, and the changes below are not how the evidence on one question moved"
+    )
+    warning: str = ""
+    question_before: str
+    question_after: str
+    recommendation_before: str | None = Field(description="null: no recommendation")
+    recommendation_after: str | None
+    recommendation_changed: bool
+    confidence_before: float
+    confidence_after: float
+    totals: list[OptionTotal]
+    cells_moved: list[CellMoved] = Field(
+        description="cells whose score moved by more than five points, and why"
+    )
+    sources_added: list[str] = Field(description="addresses (or document titles) read only after")
+    sources_gone: list[str]
+    contradictions_new: list[str] = Field(description="contradiction ids found only after")
+    contradictions_settled: list[str]
+
+
 class Compared(BaseModel):
     status: str = Field(description="OK, NO_HIT (either run is not among yours) or NOT_FINISHED")
     run_id: str
     other_run_id: str
-    comparison: dict | None = Field(
-        None,
-        description="recommendation and confidence before and after, totals, cells that "
-        "moved and why, sources added and gone, contradictions new and settled",
-    )
+    comparison: RunComparison | None = None
     message: str = ""
 
 
@@ -174,12 +212,29 @@ def compared(user, run_id: str, other_run_id: str) -> Compared | CallToolResult:
         status=Outcome.OK,
         run_id=run_id,
         other_run_id=other_run_id,
-        comparison={
-            **found.as_dict(),
-            # A document kept on the server by its title, never by its path there.
-            "sources_added": selectors.shown_sources(found.sources_added, after),
-            "sources_gone": selectors.shown_sources(found.sources_gone, before),
-        },
+        comparison=_shaped(found, before, after),
+        message=found.warning,
+    )
+
+
+def _shaped(found: Comparison, before: Run, after: Run) -> RunComparison:
+    return RunComparison(
+        same_question=found.same_question,
+        warning=found.warning,
+        question_before=found.questions[0],
+        question_after=found.questions[1],
+        recommendation_before=found.recommendation[0],
+        recommendation_after=found.recommendation[1],
+        recommendation_changed=found.recommendation_changed,
+        confidence_before=found.confidence[0],
+        confidence_after=found.confidence[1],
+        totals=[OptionTotal(option=o, before=b, after=a) for o, b, a in found.totals],
+        cells_moved=[CellMoved(**asdict(c)) for c in found.cells],
+        # A document kept on the server by its title, never by its path there.
+        sources_added=selectors.shown_sources(found.sources_added, after),
+        sources_gone=selectors.shown_sources(found.sources_gone, before),
+        contradictions_new=found.contradictions_new,
+        contradictions_settled=found.contradictions_settled,
     )
 
 
@@ -189,9 +244,12 @@ def register_compare_tool(server: MCPServer, user) -> None:
         title="What changed between two runs",
         description=(
             "Call this to see what changed between two finished runs of the same question "
-            "(an earlier run_id, then the later other_run_id): recommendation and confidence, "
-            "each option's total, the cells that moved by more than a few points and why "
-            "(claims found or no longer found, contradictions), and sources added or gone."
+            "(an earlier run_id, then the later other_run_id). Returns `comparison` with "
+            "named fields: same_question and warning (two different questions are compared "
+            "only with that warning), question_before/after, recommendation_before/after and "
+            "recommendation_changed, confidence_before/after, totals [{option, before, "
+            "after}], cells_moved [{option, dimension, before, after, why}] (moved by more "
+            "than five points), sources_added/gone and contradictions_new/settled."
         ),
         annotations=READ_ONLY,
     )

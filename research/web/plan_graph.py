@@ -11,6 +11,7 @@ pages never opened (the reading budget ran out), or read but nothing found.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -165,13 +166,28 @@ ENDS_AT = {
     NOT_READ: "read",
     NOTHING_FOUND: "claims",
 }
-LABEL_WIDTH = 210
+MIN_LABEL_WIDTH = 150
 STEP_WIDTH = 84
 STEP_GAP = 14
 ROW_HEIGHT = 40
 HEAD = 30
 END_WIDTH = 190
-WIDTH = LABEL_WIDTH + len(STEPS) * (STEP_WIDTH + STEP_GAP) + END_WIDTH
+
+
+def label_width(graph: Graph) -> int:
+    """Room for the longest option or dimension name, each on its own line of the label:
+    a row's label is never cut."""
+    longest = max((_text_width(n) for n in [*graph.options, *graph.dimensions]), default=0)
+    return max(MIN_LABEL_WIDTH, round(longest) + 16)
+
+
+def width(graph: Graph) -> int:
+    return label_width(graph) + len(STEPS) * (STEP_WIDTH + STEP_GAP) + END_WIDTH
+
+
+def _text_width(text: str) -> float:
+    """About how wide `text` is at the drawing's 13 px: a wide (CJK) character a full em."""
+    return sum(13.0 if unicodedata.east_asian_width(ch) in "WF" else 7.6 for ch in text)
 
 
 @dataclass(frozen=True)
@@ -186,7 +202,6 @@ class Node:
 @dataclass(frozen=True)
 class Row:
     cell: Cell
-    label: str  # "option · dimension", shortened to fit
     y: int
     mid: int
     nodes: list[Node]
@@ -194,33 +209,38 @@ class Row:
     line_end: int  # where the trail's line stops: the right edge of its last reached step
     page_claims: list[tuple[str, int]]  # (page title, claims it gave the cell)
 
+    @property
+    def top_line(self) -> int:
+        """The label's first line (the option); the dimension is on the second."""
+        return self.mid - 7
+
+    @property
+    def bottom_line(self) -> int:
+        return self.mid + 8
+
 
 def rows(graph: Graph) -> list[Row]:
     """Where each cell's row and its five steps stand in the drawing."""
-    drawn = []
+    drawn, left, wide = [], label_width(graph), width(graph)
     for i, cell in enumerate(graph.cells):
         y = HEAD + i * ROW_HEIGHT
         stop = STEPS.index(ENDS_AT[cell.outcome]) if cell.outcome in ENDS_AT else len(STEPS)
         counts = (cell.hits, len(cell.pages), cell.kept, cell.read, cell.claims)
         nodes = []
         for k, (step, count) in enumerate(zip(STEPS, counts, strict=True)):
-            x = LABEL_WIDTH + k * (STEP_WIDTH + STEP_GAP)
+            x = left + k * (STEP_WIDTH + STEP_GAP)
             state = "passed" if k < stop else ("end" if k == stop else "beyond")
             nodes.append(Node(step, count, state, x, x + STEP_WIDTH // 2))
-        label = f"{cell.option} · {cell.dimension}"
-        if len(label) > 25:  # the full name is in the row's <title> and the table
-            label = label[:24] + "…"
         page_claims = [
             (graph.titles.get(source, source), n) for source, n in cell.claims_by_page.items()
         ]
         drawn.append(
             Row(
                 cell,
-                label,
                 y,
                 y + 14,
                 nodes,
-                WIDTH - END_WIDTH + 6,
+                wide - END_WIDTH + 6,
                 nodes[min(stop, len(STEPS) - 1)].x + STEP_WIDTH,
                 page_claims,
             )

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
@@ -26,6 +27,9 @@ from research.stages.plan import DEFAULT_PRESET, PRESETS
 from research.store import StoreError, readers, store_for
 from research.web import plan_graph, present
 from research.web.mending import mend
+from research.web.report import report_page
+from research.web.report import run_files as report_files
+from research.web.report.strings import WebStrings
 
 LIVE = (Run.Status.QUEUED, Run.Status.RUNNING)
 NO_FILES = gettext_lazy(
@@ -87,13 +91,10 @@ def run_page(request: HttpRequest, run_id: str) -> HttpResponse:
         "dimensions": dimensions,
         "preset_set_aside": _preset_set_aside(run, dimensions),
         "again_of": selectors.asked_again_from(run),
-        "reask": selectors.reask_of(run),
         "again_on_schedule": interval_label(selectors.asked_on_schedule(run)),
         "sources": [label_for(spec) for spec in (plan.sources if plan else run.sources)],
         "primary": primary_rows(plan),
         "damage": selectors.run_damage(run),
-        "submission_key": services.new_submission_key(),
-        **_graph(run),
     }
     return render(request, "web/run.html", context)
 
@@ -108,7 +109,7 @@ def _graph(run: Run) -> dict[str, Any]:
         return {}
     return {
         "graph_rows": plan_graph.rows(graph),
-        "graph_width": plan_graph.WIDTH,
+        "graph_width": plan_graph.width(graph),
         "graph_height": plan_graph.height(graph),
     }
 
@@ -232,7 +233,7 @@ def progress_context(run: Run, plan: Plan | None = None) -> dict[str, Any]:
         "percent": round(100 * finished / len(rows)) if rows else 0,
         "total_time": _total_time(run),
         "verdict": verdict,
-        "verdict_reasons": present.card_reasons(verdict),
+        "verdict_reasons": _reasons(run, verdict),
         "stopped_at": shown_label(run.current_stage) if run.current_stage else "",
         # The failed stage's own words when it has them: they name the cause.
         "failure": next((r.error for r in rows if r.status == "failed" and r.error), "")
@@ -245,7 +246,29 @@ def progress_context(run: Run, plan: Plan | None = None) -> dict[str, Any]:
     }
     if context["offline"]:  # said once, in the card, rather than again as its reason
         context["verdict_reasons"] = []
-    return context
+    if not context["live"]:  # what a finished run offers: asking again, now or on a schedule
+        context |= {
+            "reask": selectors.reask_of(run),
+            "submission_key": services.new_submission_key(),
+        }
+    # The graph once the crosscheck is written, so that it appears as the run finishes.
+    return context | _graph(run)
+
+
+def _reasons(run: Run, verdict: selectors.Verdict | None) -> list[str]:
+    """The reasons the report gives, word for word; the decision's own when the report's
+    files cannot all be read."""
+    if verdict is None:
+        return []
+    store = store_for(run.run_id)
+    try:
+        files = report_files.load(store) if report_files.report_ready(store) else None
+    except (OSError, StoreError, ValueError):
+        files = None
+    if files is None:
+        return present.card_reasons(verdict)
+    url = reverse("web:report", args=[run.run_id])
+    return report_page.reasons(files, WebStrings(files.plan.language), url)
 
 
 def searches_context(found: Searches | None) -> dict[str, str]:

@@ -1,5 +1,6 @@
 // The run page: polls the progress partial every 1.5 s and swaps it in, without reloading,
 // until the run is done, failed or cancelled. Also counts the seconds of a running stage.
+// A finished run's graph and its "Ask again" come with the partial that says it is done.
 (function () {
   "use strict";
   var box = document.getElementById("progress");
@@ -45,6 +46,16 @@
     if (now && shown && shown.innerHTML !== now.innerHTML) shown.innerHTML = now.innerHTML;
   }
 
+  // The recommendation, once the run is done: above the run's details, so that on a
+  // phone it is on the first screen.
+  function verdict() {
+    var now = document.getElementById("verdict-now");
+    var slot = document.getElementById("run-verdict");
+    if (!slot) return;
+    if (!now) { slot.innerHTML = ""; return; }
+    if (normalise(slot.innerHTML) !== normalise(now.innerHTML)) slot.innerHTML = now.innerHTML;
+  }
+
   function poll() {
     fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
@@ -58,6 +69,7 @@
           last = normalise(html);
           title();
           options();
+          verdict();
         }
         tick();
         if (live()) window.setTimeout(poll, INTERVAL);

@@ -161,7 +161,7 @@
   var words = model.words;
   var sliders = panel.querySelectorAll("input[data-slider]");
   var numbers = panel.querySelectorAll("input[data-number]");
-  var first = rank(model, initialWeights()).map(function (r) { return r.option; }).join("\n");
+  var first = rank(model, initialWeights()).map(function (r) { return r.option; });
   panel.hidden = false;
   document.documentElement.classList.add("whatif-ready");
 
@@ -193,16 +193,19 @@
     var rec = recommend(model, ranking, weights);
     drawChart(ranking, rec.option);
     drawShares(ranking);
+    drawMatrix(ranking, rec.option);
     drawRecommendation(rec);
     panel.querySelectorAll("[data-share]").forEach(function (el, d) {
       el.textContent = whole ? Math.round(100 * weights[d] / whole) + "%" : "–";
     });
-    var order = ranking.map(function (r) { return r.option; }).join("\n");
-    var changed = order !== first;
+    var order = ranking.map(function (r) { return r.option; });
+    var changed = order.join("\n") !== first.join("\n");
     panel.classList.toggle("is-changed", changed);
     var positive = weights.every(function (w) { return w > 0; });
-    say("[data-ranking-note]", !whole ? words.no_weight : changed
-      ? words.changed.replace("{option}", ranking[0].option)
+    // "now leads" only when another option leads; a swap further down says only that.
+    say("[data-ranking-note]", !whole ? words.no_weight
+      : order[0] !== first[0] ? words.changed.replace("{option}", order[0])
+      : changed ? words.reordered.replace("{option}", order[0])
       : words.unchanged);
     var win = whole ? toWin(model, weights, ranking) : null;
     say("[data-to-win]", win ? words.to_win
@@ -249,6 +252,29 @@
           .replace("{share}", percent(r.evidenceShare));
       }
       list.appendChild(item);  // in ranking order
+    });
+  }
+
+  // The score matrix's weighted totals, its ranks and its order follow the weights too; a
+  // cell's open workings (matrix.js puts them in the row below) move with their row.
+  function drawMatrix(ranking, recommended) {
+    var body = document.querySelector("table.matrix tbody");
+    if (!body) return;
+    ranking.forEach(function (r, i) {
+      var row = body.querySelector('tr[data-option="' + cssEscape(r.option) + '"]');
+      if (!row) return;
+      var detail = row.nextElementSibling;
+      var cell = row.querySelector("[data-matrix-total]");
+      if (cell && r.total !== null) {
+        var strong = cell.querySelector("strong");
+        if (strong) strong.textContent = fmt(r.total);
+        cell.className = cell.className.replace(/\bheat-\d\b/, "heat-" + Math.min(9, Math.floor(r.total / 10)));
+      }
+      var rankNo = row.querySelector(".rank");
+      if (rankNo) rankNo.textContent = String(i + 1);
+      row.classList.toggle("is-top", r.option === recommended);
+      body.appendChild(row);
+      if (detail && detail.classList.contains("cell-detail")) body.appendChild(detail);
     });
   }
 

@@ -91,16 +91,18 @@ def _answer(files: RunFiles, quote: Quoter, t: WebStrings) -> dict[str, Any]:
         "confidence": round(confidence),
         "threshold": d.threshold,
         "gauge": matrix.Gauge(confidence, d.threshold, t("threshold", threshold=d.threshold)),
-        "reasons": _reasons(files, t),
+        "reasons": reasons(files, t),
         "top": debate.contradiction(top, files, quote, t) if top else None,
     }
 
 
-def _reasons(files: RunFiles, t: WebStrings) -> list[SafeString]:
+def reasons(files: RunFiles, t: WebStrings, report_url: str = "") -> list[SafeString]:
+    """The reasons that decided it, as the report gives them; the run page gives the same,
+    its citations linked to the report's list of sources (`report_url`)."""
     said = narrative.reasons(
         files.decision, files.plan, files.claims, files.cite, list(files.numbers)
     )
-    return [rich(t.say(s.key, s.params)) for s in said]
+    return [rich(t.say(s.key, s.params), report_url) for s in said]
 
 
 def _contradictions_corrected(files: RunFiles, t: WebStrings) -> list[dict[str, Any]]:

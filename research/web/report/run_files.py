@@ -130,18 +130,23 @@ class Quoter:
 _INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\[(?P<cite>\d+)\]")
 
 
-def rich(text: str) -> SafeString:
+def rich(text: str, report_url: str = "") -> SafeString:
     """A sentence of reports.strings as HTML: its **bold** and `code`, and citations [n]
-    linked to the evidence list. Everything else is escaped."""
+    linked to the evidence list (of the report at `report_url`, when it is another page).
+    Everything else is escaped."""
     out, pos = [], 0
     for m in _INLINE.finditer(text):
         out.append(escape(text[pos : m.start()]))
         if m.group("bold") is not None:
-            out.append(format_html("<strong>{}</strong>", rich(m.group("bold"))))
+            out.append(format_html("<strong>{}</strong>", rich(m.group("bold"), report_url)))
         elif m.group("code") is not None:
             out.append(format_html("<code>{}</code>", m.group("code")))
         else:
-            out.append(format_html('<a class="cite" href="#src-{0}">[{0}]</a>', m.group("cite")))
+            out.append(
+                format_html(
+                    '<a class="cite" href="{0}#src-{1}">[{1}]</a>', report_url, m.group("cite")
+                )
+            )
         pos = m.end()
     out.append(escape(text[pos:]))
     return mark_safe("".join(out))

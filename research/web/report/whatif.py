@@ -20,6 +20,7 @@ MIN_SITES = 2  # decisions.decide: a recommendation never rests on a single site
 _WORDS = {
     "changed": "whatif_changed",
     "unchanged": "whatif_unchanged",
+    "reordered": "whatif_reordered",
     "no_weight": "whatif_no_weight",
     "to_win": "whatif_to_win",
     "rec_changed": "whatif_rec_changed",

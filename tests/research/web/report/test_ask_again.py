@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -102,8 +103,35 @@ def test_compare_runs_over_mcp(install, ada, bob):
 
     assert not result.is_error
     found = result.structured_content["comparison"]
-    assert found["after"] == after.run_id and found["sources_added"]
+    a, b = (readers.decision(store_for(r.run_id)) for r in (after, before))
+    assert found["same_question"] is True and found["warning"] == ""
+    assert found["question_after"] == after.question
+    assert found["recommendation_after"] == a.recommendation.option
+    assert found["confidence_before"] == b.assessment.confidence
+    assert {t["option"]: t["after"] for t in found["totals"]} == a.totals
+    assert found["sources_added"] and found["cells_moved"]
+    assert set(found["cells_moved"][0]) == {"option", "dimension", "before", "after", "why"}
     assert call_tool(bob, "compare_runs", args).structured_content["status"] == "NO_HIT"
+
+
+def test_two_runs_of_different_questions_are_compared_only_under_a_warning(
+    install, ada, ada_client
+):
+    english, chinese = install("en"), install("zh")
+    assert english.question != chinese.question
+
+    page = ada_client.get(reverse("web:compare", args=[english.run_id, chinese.run_id])).text
+    top = unescape(page.split('id="answer"')[0])  # above the recommendation
+    warning = top.split("data-different-questions", 1)[1]
+    assert "different questions" in warning
+    assert english.question in warning and chinese.question in warning
+
+    args = {"run_id": english.run_id, "other_run_id": chinese.run_id}
+    result = call_tool(ada, "compare_runs", args).structured_content
+    assert result["comparison"]["same_question"] is False
+    assert "different questions" in result["comparison"]["warning"] == result["message"]
+    same = reverse("web:compare", args=[english.run_id, english.run_id])
+    assert "data-different-questions" not in ada_client.get(same).text
 
 
 def test_the_runs_list_groups_a_question_asked_again(install, ada_client, bob_client):
