@@ -260,15 +260,16 @@ def _read_by_model(
     unsure: list[str],
 ) -> list[Fact]:
     """A sentence the model read: the rules draw its typed facts (once, however many of
-    the model's readings it carries), never a stance; the model's reading is its stance,
-    scored when the model is at least as sure as the reader must be (THRESHOLD)."""
+    the model's readings it carries) as values to compare, never a score; the model's
+    reading is its only scored claim, when the model is at least as sure as the reader
+    must be (THRESHOLD)."""
     facts: list[Fact] = []
     if (source_id, kp.offset) not in typed:
         typed.add((source_id, kp.offset))
         for fact in _typed_facts(kp, dims, options):
             if not_the_projects(fact.attribute, fact.scope, kp.quote):
                 continue
-            facts.append(fact)
+            facts.append(replace(fact, polarity=0))
     if kp.polarity not in (1, -1) or not kp.dimension:
         return facts
     confidence = 1.0 if kp.confidence is None else kp.confidence

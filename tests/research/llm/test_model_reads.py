@@ -1,6 +1,6 @@
 """Cross-validate after the model read every sentence in deep-read: the model's readings are
 the stances, the rules keep typed facts and never score a sentence the model read, an unsure
-reading is not scored, and a typed fact the model reads the other way makes its cell mixed."""
+reading is not scored, and a typed fact of a sentence the model read is kept unscored."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def test_the_rules_never_score_a_sentence_the_model_read(
     assert (hosted.option, hosted.dimension, hosted.polarity) == ("Alderstream", "cost", -1)
     assert hosted.quote.startswith(HOSTED) and hosted.confidence == 0.9
     assert not [c for c in crosscheck.claims if c.quote.startswith(FREE) and c.kind == "stance"]
-    # Typed facts are the rules' own.
-    assert {c.read_by for c in scored if c.kind == "fact"} <= {"rules"}
+    # Every scored claim is the model's; the rules' typed facts are kept as values.
+    assert {c.read_by for c in scored} == {"model"}
+    assert [c.value for c in crosscheck.claims if c.kind == "fact" and "$40" in c.quote]
 
 
 def test_a_reading_the_model_is_unsure_of_is_not_scored(
@@ -51,15 +52,18 @@ def test_a_reading_the_model_is_unsure_of_is_not_scored(
     assert "Brightwell / cost (0.50, the model)" in drawn["unsure"]
 
 
-def test_a_typed_fact_the_model_reads_the_other_way_leaves_the_sentence_mixed(
+def test_on_a_sentence_the_model_read_its_reading_scores_and_the_rules_typed_fact_does_not(
     llm_settings, llm_stub, store, ctx, tmp_path
 ):
-    # The rules read the MIT licence as low licence risk; this model reads it as a risk.
+    # The rules would read the MIT licence as low licence risk; this model reads it as a
+    # risk. The model read the sentence, so its reading is the one scored.
     llm_stub.default = reads(("Alderstream is released", "Alderstream", "licence risk", -1))
     crosscheck = checked(tmp_path, store, ctx)
 
     mit = [c for c in crosscheck.claims if c.quote.startswith("Alderstream is released")]
     assert {c.read_by for c in mit} == {"model", "rules"}
-    assert all(c.polarity == 0 for c in mit if c.dimension == "licence risk")
-    mixed = events(store, "claim_mixed")
-    assert {e["read_by"] for e in mixed} == {"model", "rules"}
+    [fact] = [c for c in mit if c.read_by == "rules"]
+    assert (fact.attribute, fact.value, fact.polarity) == ("licence", "MIT", 0)
+    [stance] = [c for c in mit if c.read_by == "model"]
+    assert (stance.dimension, stance.polarity) == ("licence risk", -1)
+    assert events(store, "claim_mixed") == []
