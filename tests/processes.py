@@ -120,6 +120,17 @@ class Workers:
     def wait_ready(self, proc: subprocess.Popen, timeout: float = 60) -> None:
         wait_until(lambda: "ready." in self.log_of(proc), timeout, "the worker to be ready")
 
+    @staticmethod
+    def _configured() -> dict[str, str]:
+        """The sources and state folder this test configured, as a worker of the same
+        deployment reads them: a run names its sources, and the worker looks them up."""
+        sources = settings.SOURCES
+        pairs = sources.items() if isinstance(sources, dict) else sources
+        return {
+            "SOURCES": ",".join(f"{name}={spec}" for name, spec in pairs),
+            "VAR_DIR": str(settings.VAR_DIR),
+        }
+
     def start(self, pool: str = "solo", **env: str) -> subprocess.Popen:
         """Start a worker; `env` adds to its environment (STAGE_LEASE="2", ...). The prefork
         pool runs one child process, which is what enforces time limits."""
@@ -142,7 +153,7 @@ class Workers:
                 "--without-heartbeat",
                 f"--hostname=test{number}@%h",
             ],
-            env={**self.env, **env},
+            env={**self.env, **self._configured(), **env},
             cwd=settings.BASE_DIR,
             stdout=log,
             stderr=subprocess.STDOUT,

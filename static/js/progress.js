@@ -52,7 +52,12 @@
     var now = document.getElementById("verdict-now");
     var slot = document.getElementById("run-verdict");
     if (!slot) return;
-    if (!now) { slot.innerHTML = ""; return; }
+    if (!now) {
+      // A finished run's page shows its verdict itself; any other state shows none.
+      var progress = document.querySelector(".progress");
+      if (!progress || progress.getAttribute("data-state") !== "done") slot.innerHTML = "";
+      return;
+    }
     if (normalise(slot.innerHTML) !== normalise(now.innerHTML)) slot.innerHTML = now.innerHTML;
   }
 

@@ -190,7 +190,7 @@ def test_start_research_submits_like_the_web_form(
     data = result.structured_content
     assert data["status"] == "OK"
     run = Run.objects.get(run_id=data["run_id"])
-    assert run.owner == ada and run.sources == [f"local:{CORPUS}"]
+    assert run.owner == ada and run.sources == ["local://notes"]  # by name, never the folder
     assert configured == [(run.run_id, "retrieve")]  # queued after the commit
     assert data["uri"] == f"research://runs/{run.run_id}/index.json"
     assert store_for(run.run_id).exists()

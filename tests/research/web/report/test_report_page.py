@@ -97,7 +97,7 @@ def test_a_best_option_resting_on_one_site_is_not_recommended_and_the_page_says_
     assert f"<title>{best.option}: {best.total:.1f}</title>" in chart
     assert "is-top" not in chart
     matrix = between(html, '<table class="matrix">', "</table>\n</div>")
-    assert matrix.count('<tr class="">') == len(decision.ranking) == 3
+    assert matrix.count('<tr class="" data-option=') == len(decision.ranking) == 3
     assert '<span class="score">' in matrix
 
 
